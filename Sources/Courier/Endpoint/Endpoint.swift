@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One remote API described as a type, usually an `enum` with a case per call.
+///
+/// Only ``ClientErrorType``, ``baseUrl``, ``subpath`` and ``method`` must be given; everything else has
+/// Microya's defaults: a plain `JSONEncoder`/`JSONDecoder`, JSON `Accept` and `Content-Type` headers, no
+/// query parameters and no mocked response.
+///
+/// Endpoints are `Sendable` because a provider hands them to plugins and transports on other threads.
+public protocol Endpoint: Sendable {
+    /// The body the server sends with a 4xx answer, decoded into ``ApiError/clientError(statusCode:clientError:)``.
+    associatedtype ClientErrorType: Decodable & Sendable
+
+    /// The URL that ``subpath`` is appended to, e.g. `https://api.example.com/v1`.
+    ///
+    /// ``ApiProvider/init(baseUrl:plugins:session:)`` can override it for all endpoints (staging, tests).
+    var baseUrl: URL { get }
+
+    /// The path below ``baseUrl``, e.g. `"todos/3"`; Courier joins the two with exactly one slash and
+    /// percent-encodes what a path cannot hold as it is (including `?` and `#`).
+    var subpath: String { get }
+
+    /// The HTTP method, with the body where the method has one.
+    var method: HttpMethod { get }
+
+    /// The request headers.
+    var headers: [String: String] { get }
+
+    /// The query parameters, sent sorted by key and percent-encoded outside RFC 3986's unreserved characters.
+    var queryParameters: [String: QueryParameterValue] { get }
+
+    /// The decoder for 2xx bodies and ``ClientErrorType`` bodies.
+    var decoder: JSONDecoder { get }
+
+    /// The encoder for request bodies built from `Encodable` values.
+    var encoder: JSONEncoder { get }
+
+    /// The response a mocked provider answers with instead of calling the server.
+    var mockedResponse: MockedResponse? { get }
+}
+
+/// Made once: a decoder or encoder per request would cost an allocation on every call.
+private let defaultDecoder = JSONDecoder()
+private let defaultEncoder = JSONEncoder()
+
+extension Endpoint {
+    /// `application/json` for both `Accept` and `Content-Type`.
+    public var headers: [String: String] {
+        ["Accept": "application/json", "Content-Type": "application/json"]
+    }
+
+    /// No query parameters.
+    public var queryParameters: [String: QueryParameterValue] { [:] }
+
+    /// A plain `JSONDecoder`, shared by all endpoints that do not name their own.
+    public var decoder: JSONDecoder { defaultDecoder }
+
+    /// A plain `JSONEncoder`, shared by all endpoints that do not name their own.
+    public var encoder: JSONEncoder { defaultEncoder }
+
+    /// No mocked response.
+    public var mockedResponse: MockedResponse? { nil }
+}

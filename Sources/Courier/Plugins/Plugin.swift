@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A hook into every request of a provider: modify it, observe it being sent, observe its result.
+///
+/// For each request a provider calls its plugins in the order they were given, each hook once:
+/// 1. ``modifyRequest(_:endpoint:)`` on the built request (later plugins see earlier plugins' changes);
+/// 2. ``willPerformRequest(_:endpoint:)`` just before it is sent;
+/// 3. ``didPerformRequest(urlSessionResult:typedResult:endpoint:)`` with the outcome, before the caller gets it.
+///
+/// The third hook runs for every request, whatever happens, exactly once. When the request cannot be built
+/// (the result is ``ApiError/invalidRequest(reason:)``) nothing was sent, so the first two hooks were not
+/// called for it; every other result follows a call of both.
+///
+/// Hooks can be called from any thread, for many requests at once: a subclass that keeps state must guard it
+/// (the built-in plugins do). The class is `@unchecked Sendable` so that Microya-style subclasses keep
+/// compiling; their safety is the subclass's to keep.
+open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
+    /// Creates a plugin.
+    public init() {}
+
+    /// Changes the request before it is sent, e.g. to add a header.
+    ///
+    /// Header names and values are checked again afterwards: a value with CR, LF or NUL fails the request
+    /// with ``ApiError/invalidRequest(reason:)``.
+    open func modifyRequest(_ request: inout URLRequest, endpoint: EndpointType) {}
+
+    /// Called immediately before the (already modified) request is sent.
+    open func willPerformRequest(_ request: URLRequest, endpoint: EndpointType) {}
+
+    /// Called with the transport's raw result and the typed result, before the caller receives it.
+    open func didPerformRequest<ResultType: Decodable>(
+        urlSessionResult: ApiProvider<EndpointType>.URLSessionResult,
+        typedResult: ApiProvider<EndpointType>.TypedResult<ResultType>,
+        endpoint: EndpointType
+    ) {}
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ApiError: LocalizedError, CustomStringConvertible {
+    /// One sentence saying what went wrong, naming the status, URL or type involved.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRequest(let reason):
+            return "The request was not sent because it could not be built: \(reason)."
+        case .noResponseReceived(let error?):
+            return "No response was received\(Self.failingUrl(of: error)): \(error.localizedDescription)"
+        case .noResponseReceived(nil):
+            return "No response was received."
+        case .cancelled:
+            return "The request was cancelled before a response arrived."
+        case .noDataInResponse(let statusCode):
+            return "The server answered \(HttpStatus(code: statusCode)) with an empty body where one was expected."
+        case .responseDataConversionFailed(let type, let error):
+            return "The response body could not be decoded as \(type): \(error)."
+        case .clientError(let statusCode, let clientError?):
+            return "The server answered \(HttpStatus(code: statusCode)) (client error): \(clientError)."
+        case .clientError(let statusCode, nil):
+            return "The server answered \(HttpStatus(code: statusCode)) (client error) with a body that did not "
+                + "decode as \(ClientErrorType.self)."
+        case .serverError(let statusCode):
+            return "The server answered \(HttpStatus(code: statusCode)) (server error)."
+        case .unexpectedStatusCode(let statusCode):
+            return "The server answered with the unexpected status \(HttpStatus(code: statusCode))."
+        case .unexpectedResponseType(let response):
+            return "The response from \(response.url?.absoluteString ?? "an unknown URL") was not an HTTP response."
+        case .emptyMockedResponse:
+            return "The mocked provider has no mocked response for this endpoint."
+        }
+    }
+
+    /// The same sentence as ``errorDescription``.
+    public var description: String { errorDescription ?? "\(Self.self)" }
+
+    private static func failingUrl(of error: Error) -> String {
+        guard let url = (error as? URLError)?.failingURL?.absoluteString else { return "" }
+        return " from \(url)"
+    }
+}

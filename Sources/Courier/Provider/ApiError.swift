@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every way a request can fail, as one named case carrying what is needed to act on it.
+///
+/// The cases that Microya had keep their exact shapes, so existing `switch` statements compile unchanged.
+/// The raw body of a 4xx or 5xx answer is not part of these cases; it is in ``ApiResponse/body`` (from
+/// ``ApiProvider/fullResponse(on:decodeBodyTo:)``) and in the `urlSessionResult` that plugins receive.
+public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
+    /// The request could not be built (a base URL without scheme or host, a header with CR or LF, an invalid
+    /// method token …); nothing was sent. The reason names the offending input.
+    case invalidRequest(reason: String)
+
+    /// No HTTP response arrived: no connection, a timeout, the connection closed mid-response, a TLS failure.
+    case noResponseReceived(error: Error?)
+
+    /// The request was cancelled (by its handle, or by cancelling the task awaiting it) before an answer came.
+    case cancelled
+
+    /// The server answered 2xx with an empty body where a value was expected.
+    case noDataInResponse(statusCode: Int)
+
+    /// The 2xx body did not decode as the expected type; `error` is the `DecodingError`.
+    case responseDataConversionFailed(type: String, error: Error)
+
+    /// The server answered 4xx; `clientError` is its body decoded as `ClientErrorType`, or `nil` when it did
+    /// not decode.
+    case clientError(statusCode: Int, clientError: ClientErrorType?)
+
+    /// The server answered 5xx.
+    case serverError(statusCode: Int)
+
+    /// The server answered with a status outside 2xx, 4xx and 5xx (e.g. an unfollowed 3xx).
+    case unexpectedStatusCode(statusCode: Int)
+
+    /// The response was not an HTTP response.
+    case unexpectedResponseType(response: URLResponse)
+
+    /// A mocked provider found no mocked response for the endpoint.
+    case emptyMockedResponse
+}
+
+extension ApiError: Equatable where ClientErrorType: Equatable {
+    /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code,
+    /// conversion failures by type name and responses by URL.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.invalidRequest(let left), .invalidRequest(let right)):
+            return left == right
+        case (.noResponseReceived(let left), .noResponseReceived(let right)):
+            return sameUnderlyingError(left, right)
+        case (.cancelled, .cancelled), (.emptyMockedResponse, .emptyMockedResponse):
+            return true
+        case (.noDataInResponse(let left), .noDataInResponse(let right)),
+            (.serverError(let left), .serverError(let right)),
+            (.unexpectedStatusCode(let left), .unexpectedStatusCode(let right)):
+            return left == right
+        case (.responseDataConversionFailed(let leftType, _), .responseDataConversionFailed(let rightType, _)):
+            return leftType == rightType
+        case (.clientError(let leftStatus, let leftError), .clientError(let rightStatus, let rightError)):
+            return leftStatus == rightStatus && leftError == rightError
+        case (.unexpectedResponseType(let left), .unexpectedResponseType(let right)):
+            return left.url == right.url
+        default:
+            return false
+        }
+    }
+
+    private static func sameUnderlyingError(_ left: Error?, _ right: Error?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): return true
+        case (let left?, let right?):
+            let (leftError, rightError) = (left as NSError, right as NSError)
+            return leftError.domain == rightError.domain && leftError.code == rightError.code
+        default: return false
+        }
+    }
+}

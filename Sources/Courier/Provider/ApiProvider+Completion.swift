@@ -1,0 +1,42 @@
+import Foundation
+
+extension ApiProvider {
+    /// Sends the request for `endpoint` and calls `completion` with the decoded body or the error.
+    ///
+    /// `completion` runs on a background queue, never on the calling thread for a live request; it may block
+    /// (e.g. call ``performRequestAndWait(on:decodeBodyTo:)``) without stalling other requests.
+    /// The body is decoded on that background queue, which is why `ResultType`'s metatype must be sendable
+    /// (true of every type whose `Decodable` conformance is not isolated to an actor).
+    /// - Returns: A handle that cancels the request; ignoring it is fine.
+    @discardableResult
+    public func performRequest<ResultType: Decodable & SendableMetatype>(
+        on endpoint: EndpointType,
+        decodeBodyTo: ResultType.Type,
+        completion: @escaping @Sendable (TypedResult<ResultType>) -> Void
+    ) -> CancellableRequest {
+        let handle = CancellableRequest()
+        start(endpoint, handle: handle) { exchange in
+            let result: TypedResult<ResultType> = self.finish(exchange, endpoint: endpoint)
+            completion(result)
+        }
+        return handle
+    }
+
+    /// Sends the request for an endpoint whose answer has no body of interest; success is ``EmptyBodyResponse``.
+    @discardableResult
+    public func performRequest(
+        on endpoint: EndpointType,
+        completion: @escaping @Sendable (TypedResult<EmptyBodyResponse>) -> Void
+    ) -> CancellableRequest {
+        performRequest(on: endpoint, decodeBodyTo: EmptyBodyResponse.self, completion: completion)
+    }
+
+    /// Sends the request and calls `completion` with the raw body, without decoding.
+    @discardableResult
+    public func performRawDataRequest(
+        on endpoint: EndpointType,
+        completion: @escaping @Sendable (TypedResult<Data>) -> Void
+    ) -> CancellableRequest {
+        performRequest(on: endpoint, decodeBodyTo: Data.self, completion: completion)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one request pipeline that every entry point goes through.
+///
+/// It is split at the transport: ``start(_:handle:deliver:)`` builds, modifies and sends the request and
+/// hands back an ``Exchange``; ``finish(_:endpoint:)`` decodes it and runs the plugins'
+/// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not
+/// be `Sendable`, and keeps the pipeline free of Swift concurrency so a blocking wait cannot starve it.
+extension ApiProvider {
+    func start(
+        _ endpoint: EndpointType,
+        handle: CancellableRequest,
+        deliver: @escaping @Sendable (Exchange) -> Void
+    ) {
+        var request: URLRequest
+        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl) {
+        case .success(let built): request = built
+        case .failure(let error): return deliver(Exchange(error: error))
+        }
+        for plugin in plugins {
+            plugin.modifyRequest(&request, endpoint: endpoint)
+        }
+        do {
+            try RequestBuilder.validateHeaders(of: request)
+        } catch {
+            return deliver(Exchange(request: request, error: error))
+        }
+        for plugin in plugins {
+            plugin.willPerformRequest(request, endpoint: endpoint)
+        }
+        let sentRequest = request
+        let started = handle.start {
+            transport.send(sentRequest) { data, response, error in
+                deliver(Exchange(request: sentRequest, data: data, response: response, error: error))
+            }
+        }
+        if !started {
+            deliver(Exchange(request: request, error: URLError(.cancelled)))
+        }
+    }
+
+    func finish<ResultType: Decodable>(
+        _ exchange: Exchange,
+        endpoint: EndpointType
+    ) -> TypedResult<ResultType> {
+        let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
+        let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
+        for plugin in plugins {
+            plugin.didPerformRequest(urlSessionResult: urlSessionResult, typedResult: typedResult, endpoint: endpoint)
+        }
+        return typedResult
+    }
+
+    /// The async side of ``start(_:handle:deliver:)``: cancelling the awaiting task cancels the request.
+    func exchange(for endpoint: EndpointType) async -> Exchange {
+        let handle = CancellableRequest()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                start(endpoint, handle: handle) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+}

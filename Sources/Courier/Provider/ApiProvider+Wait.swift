@@ -1,0 +1,34 @@
+import Dispatch
+import Foundation
+
+extension ApiProvider {
+    /// Sends the request for `endpoint` and blocks the calling thread until the decoded result is there.
+    ///
+    /// Safe from a completion handler and from inside a Swift concurrency task: the request is carried by
+    /// URLSession's and Dispatch's own threads, never by the thread or task that waits. It still blocks that
+    /// thread, so prefer ``response(on:decodeBodyTo:)`` in `async` code.
+    public func performRequestAndWait<ResultType: Decodable>(
+        on endpoint: EndpointType,
+        decodeBodyTo: ResultType.Type
+    ) -> TypedResult<ResultType> {
+        let delivered = DispatchSemaphore(value: 0)
+        let box = Locked<Exchange?>(nil)
+        start(endpoint, handle: CancellableRequest()) { exchange in
+            box.withLock { $0 = exchange }
+            delivered.signal()
+        }
+        delivered.wait()
+        let exchange = box.withLock { $0 } ?? Exchange(error: URLError(.unknown))
+        return finish(exchange, endpoint: endpoint)
+    }
+
+    /// Blocking variant for an endpoint whose answer has no body of interest.
+    public func performRequestAndWait(on endpoint: EndpointType) -> TypedResult<EmptyBodyResponse> {
+        performRequestAndWait(on: endpoint, decodeBodyTo: EmptyBodyResponse.self)
+    }
+
+    /// Blocking variant that returns the raw body, without decoding.
+    public func performRawDataRequestAndWait(on endpoint: EndpointType) -> TypedResult<Data> {
+        performRequestAndWait(on: endpoint, decodeBodyTo: Data.self)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One pass through the pipeline before decoding: the request as sent (if it could be built) and what came
+/// back, in the shape plugins know as `urlSessionResult`.
+struct Exchange: Sendable {
+    var request: URLRequest?
+    var data: Data?
+    var response: URLResponse?
+    var error: Error?
+}
+
+/// Why a request could not be built; the pipeline reports it as ``ApiError/invalidRequest(reason:)``.
+struct InvalidRequestError: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends requests through a `URLSession` that belongs to one provider.
+///
+/// The session is created from the configuration the provider was given (by default a fresh `.ephemeral`
+/// one, so two providers never share cookies, credentials or a cache) and is invalidated with the provider.
+/// Its delegate, ``URLSessionTransportDelegate``, is where Courier corrects what URLSession gets wrong for an
+/// API client: credentials carried across hosts on redirects, and 401 answers that never complete on Linux.
+final class URLSessionTransport: Sendable {
+    private let session: URLSession
+    private let delegate = URLSessionTransportDelegate()
+
+    init(configuration: URLSessionConfiguration) {
+        let delegateQueue = OperationQueue()
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.name = "Courier.URLSessionTransport"
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Starts `request`; `completion` is called once, on a background queue, with what came back.
+    /// - Returns: The action that cancels the request.
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> @Sendable () -> Void {
+        let task = session.dataTask(with: request)
+        delegate.register(task, completion: completion)
+        task.resume()
+        return { task.cancel() }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// An HTTP server on `127.0.0.1` and a free port, started inside the test process, with httpbin-like routes.
+///
+/// Routes (all answer JSON unless said otherwise):
+/// - `/echo` and `/echo/**`, any method: the ``ReceivedRequest`` as JSON.
+/// - `/status/{code}`: that status, with the body `{"code": …, "message": …}`.
+/// - `/plain/{code}`: that status, with a `text/plain` body that is not JSON.
+/// - `/empty/{code}`: that status with no body at all (e.g. 204, or 200 with nothing).
+/// - `/slow?ms=N`: answers `{"sleptMilliseconds": N}` after N milliseconds.
+/// - `/drop`: promises 1,000 bytes, sends 7 and closes the connection.
+/// - `/challenge`: 401 with `WWW-Authenticate: Basic realm="courier"` and a JSON error body.
+/// - `/redirect?to=URL[&status=302]`: a redirect to `URL`.
+/// - `/set-cookie?name=value`: sets the cookie `name=value`.
+/// - `/todos` (GET with `page`, POST), `/todos/{id}` (GET, DELETE): a tiny to-do API for examples.
+///
+/// Every request, on any route, is recorded: ``receivedRequests()`` returns them in arrival order.
+public final class TestServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// `http://127.0.0.1:<port>`.
+    public let baseUrl: URL
+
+    private let log: RequestLog
+    private let runTask: Task<Void, Never>
+
+    private init(port: Int, baseUrl: URL, log: RequestLog, runTask: Task<Void, Never>) {
+        self.port = port
+        self.baseUrl = baseUrl
+        self.log = log
+        self.runTask = runTask
+    }
+
+    /// Starts a server on `127.0.0.1` and a port chosen by the system, and returns once it accepts connections.
+    public static func start() async throws -> TestServer {
+        let log = RequestLog()
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: TestRoutes.router(log: log),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: quietLogger
+        )
+        let runTask = Task {
+            try? await app.run()
+            portContinuation.finish()
+        }
+        var port = 0
+        for await boundPort in ports { port = boundPort }
+        guard port > 0, let baseUrl = URL(string: "http://127.0.0.1:\(port)") else {
+            runTask.cancel()
+            throw TestServerError.couldNotStart
+        }
+        return TestServer(port: port, baseUrl: baseUrl, log: log, runTask: runTask)
+    }
+
+    /// The requests received so far, in arrival order.
+    public func receivedRequests() async -> [ReceivedRequest] {
+        await log.requests
+    }
+
+    /// Stops the server and waits until it has closed its socket.
+    public func stop() async {
+        runTask.cancel()
+        await runTask.value
+    }
+
+    /// A URL on this server, e.g. `url("/status/404")`.
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: baseUrl.absoluteString + pathAndQuery) ?? baseUrl
+    }
+}
+
+/// Test output stays readable: the server reports only what would make a test fail to start.
+private let quietLogger: Logger = {
+    var logger = Logger(label: "CourierTestServer")
+    logger.logLevel = .critical
+    return logger
+}()
+
+/// Why a test server could not start.
+public enum TestServerError: Error {
+    /// The server did not bind to a port on 127.0.0.1.
+    case couldNotStart
+}
+
+extension TestServer {
+    /// Starts a server, runs `body` with it and stops it again, also when `body` throws.
+    public static func withServer<Result>(_ body: (TestServer) async throws -> Result) async throws -> Result {
+        let server = try await start()
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Courier
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Each error says what went wrong in one sentence naming the status, URL or type; equality is by case.
+@Suite struct ApiErrorTests {
+    typealias Error = ApiError<TestError>
+
+    @Test(arguments: [
+        (Error.invalidRequest(reason: "the base URL \"x\" has no host"), "could not be built: the base URL \"x\" has no host"),
+        (.noResponseReceived(error: nil), "No response was received."),
+        (.cancelled, "cancelled"),
+        (.noDataInResponse(statusCode: 200), "200 OK with an empty body"),
+        (.clientError(statusCode: 404, clientError: TestError(code: 404, message: "gone")), "404 Not Found (client error)"),
+        (.clientError(statusCode: 418, clientError: nil), "did not decode as TestError"),
+        (.serverError(statusCode: 503), "503 Service Unavailable (server error)"),
+        (.unexpectedStatusCode(statusCode: 304), "unexpected status 304 Not Modified"),
+        (.emptyMockedResponse, "no mocked response"),
+    ])
+    func describesItself(error: Error, fragment: String) {
+        #expect(error.localizedDescription.contains(fragment), "\(error.localizedDescription)")
+        #expect(error.errorDescription == error.description)
+    }
+
+    @Test func transportErrorNamesTheUrl() {
+        let url = URL(string: "http://127.0.0.1:1/todos")!
+        let urlError = URLError(.cannotConnectToHost, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        let error = Error.noResponseReceived(error: urlError)
+        #expect(error.localizedDescription.contains("http://127.0.0.1:1/todos"))
+    }
+
+    @Test func conversionFailureNamesTheType() {
+        let decodingError = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "broken"))
+        let error = Error.responseDataConversionFailed(type: "[Todo]", error: decodingError)
+        #expect(error.localizedDescription.contains("[Todo]"))
+    }
+
+    @Test func equality() {
+        #expect(Error.serverError(statusCode: 500) == .serverError(statusCode: 500))
+        #expect(Error.serverError(statusCode: 500) != .serverError(statusCode: 502))
+        #expect(Error.serverError(statusCode: 500) != .unexpectedStatusCode(statusCode: 500))
+        #expect(Error.noResponseReceived(error: URLError(.timedOut)) == .noResponseReceived(error: URLError(.timedOut)))
+        #expect(Error.noResponseReceived(error: URLError(.timedOut)) != .noResponseReceived(error: URLError(.cancelled)))
+        #expect(Error.noResponseReceived(error: nil) != .noResponseReceived(error: URLError(.timedOut)))
+        #expect(Error.clientError(statusCode: 400, clientError: nil) != .clientError(statusCode: 400, clientError: TestError(code: 1, message: "")))
+        #expect(Error.cancelled == .cancelled)
+    }
+}

@@ -1,0 +1,86 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Signals when a request is handed to the transport.
+final class SentSignal: Plugin<TestApi>, @unchecked Sendable {
+    let sent: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    override init() {
+        (sent, continuation) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    override func willPerformRequest(_ request: URLRequest, endpoint: TestApi) {
+        continuation.yield()
+    }
+
+    /// Returns once the server has the request, so a cancel after it is a cancel in flight.
+    func waitUntilReceived(by server: TestServer) async {
+        for await _ in sent { break }
+        while await server.receivedRequests().isEmpty { await Task.yield() }
+    }
+}
+
+/// Cancelling a request ends it with `cancelled`, through a task or through its handle.
+@Suite struct CancellationTests {
+    @Test func cancellingTheAwaitingTaskCancelsTheRequest() async throws {
+        try await TestServer.withServer { server in
+            let signal = SentSignal()
+            let plugin = RecordingPlugin("p")
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [signal, plugin])
+            let task = Task { await provider.response(on: .slow(milliseconds: 60_000), decodeBodyTo: Data.self) }
+            await signal.waitUntilReceived(by: server)
+            task.cancel()
+            #expect(await task.value == .failure(.cancelled))
+            #expect(plugin.results.events == ["\(ApiError<TestError>.cancelled)"])
+        }
+    }
+
+    @Test func aTaskCancelledBeforeSendingNeverSends() async throws {
+        try await TestServer.withServer { server in
+            let plugin = RecordingPlugin("p")
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await provider.response(on: .echo(), decodeBodyTo: Data.self)
+            }
+            #expect(await task.value == .failure(.cancelled))
+            #expect(plugin.log.events == ["p.modify", "p.will", "p.did"])
+            #expect(await server.receivedRequests().isEmpty)
+        }
+    }
+
+    @Test func theCompletionHandleCancelsTheRequest() async throws {
+        try await TestServer.withServer { server in
+            let signal = SentSignal()
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [signal])
+            let (results, delivered) = AsyncStream.makeStream(of: ApiProvider<TestApi>.TypedResult<Data>.self)
+            let handle = provider.performRequest(on: .slow(milliseconds: 60_000), decodeBodyTo: Data.self) {
+                delivered.yield($0)
+            }
+            await signal.waitUntilReceived(by: server)
+            handle.cancel()
+            handle.cancel()
+            #expect(handle.isCancelled)
+            var iterator = results.makeAsyncIterator()
+            #expect(await iterator.next() == .failure(.cancelled))
+        }
+    }
+
+    @Test func cancellingAfterTheAnswerChangesNothing() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)
+            let (results, delivered) = AsyncStream.makeStream(of: ApiProvider<TestApi>.TypedResult<Data>.self)
+            let handle = provider.performRawDataRequest(on: .plain(200)) { delivered.yield($0) }
+            var iterator = results.makeAsyncIterator()
+            #expect(await iterator.next() == .success(Data("plain text, not JSON".utf8)))
+            handle.cancel()
+        }
+    }
+}

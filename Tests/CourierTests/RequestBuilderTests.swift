@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An endpoint whose every part a test sets.
+struct FreeEndpoint: Endpoint {
+    typealias ClientErrorType = TestError
+    var baseUrl: URL = URL(string: "https://api.example.com/v1")!
+    var subpath: String = "todos"
+    var method: HttpMethod = .get
+    var queryParameters: [String: QueryParameterValue] = [:]
+    var headers: [String: String] = ["Accept": "application/json"]
+}
+
+/// URL joining, query encoding, methods and header checks, without the network.
+@Suite struct RequestBuilderTests {
+    static let joins: [(base: String, subpath: String, url: String)] = [
+        ("https://api.example.com/v1", "todos", "https://api.example.com/v1/todos"),
+        ("https://api.example.com/v1/", "todos", "https://api.example.com/v1/todos"),
+        ("https://api.example.com/v1", "/todos", "https://api.example.com/v1/todos"),
+        ("https://api.example.com/v1/", "/todos/3", "https://api.example.com/v1/todos/3"),
+        ("https://api.example.com", "todos", "https://api.example.com/todos"),
+        ("https://api.example.com/", "", "https://api.example.com/"),
+        ("https://api.example.com/v1", "", "https://api.example.com/v1"),
+        ("https://api.example.com/v1", "a?b#c", "https://api.example.com/v1/a%3Fb%23c"),
+        ("https://api.example.com/v1", "my file/é", "https://api.example.com/v1/my%20file/%C3%A9"),
+        ("https://api.example.com/v1", "100%", "https://api.example.com/v1/100%25"),
+        ("http://127.0.0.1:8080/api/v2", "users/me", "http://127.0.0.1:8080/api/v2/users/me"),
+    ]
+
+    @Test(arguments: joins)
+    func joinsBaseUrlAndSubpathWithOneSlash(base: String, subpath: String, url: String) throws {
+        let endpoint = FreeEndpoint(baseUrl: URL(string: base)!, subpath: subpath)
+        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        #expect(request.url?.absoluteString == url)
+    }
+
+    @Test func encodesQuerySortedAndOutsideUnreservedCharacters() throws {
+        let endpoint = FreeEndpoint(queryParameters: [
+            "z": "last", "tag": ["a", "b"], "q": "a+b c&d=e#f/g?h%i", "é": "ü", "empty": [],
+        ])
+        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        #expect(
+            request.url?.query
+                == "q=a%2Bb%20c%26d%3De%23f%2Fg%3Fh%25i&tag=a&tag=b&z=last&%C3%A9=%C3%BC"
+        )
+    }
+
+    @Test func keepsTheBaseUrlsOwnQuery() throws {
+        let endpoint = FreeEndpoint(baseUrl: URL(string: "https://api.example.com/v1?key=1")!, queryParameters: ["page": "2"])
+        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        #expect(request.url?.absoluteString == "https://api.example.com/v1/todos?key=1&page=2")
+    }
+
+    @Test func providerBaseUrlOverridesTheEndpoints() throws {
+        let request = try RequestBuilder.request(for: FreeEndpoint(), baseUrl: URL(string: "http://staging.local/v9")).get()
+        #expect(request.url?.absoluteString == "http://staging.local/v9/todos")
+    }
+
+    @Test(arguments: [
+        (HttpMethod.get, "GET", nil), (.head, "HEAD", nil), (.options, "OPTIONS", nil), (.delete, "DELETE", nil),
+        (.post(body: Data("p".utf8)), "POST", Data("p".utf8)), (.put(Data("u".utf8)), "PUT", Data("u".utf8)),
+        (.patch(body: nil), "PATCH", nil), (.custom(verb: "PROPFIND", body: Data("x".utf8)), "PROPFIND", Data("x".utf8)),
+    ] as [(HttpMethod, String, Data?)])
+    func setsMethodAndBody(method: HttpMethod, name: String, body: Data?) throws {
+        let request = try RequestBuilder.request(for: FreeEndpoint(method: method), baseUrl: nil).get()
+        #expect(request.httpMethod == name)
+        #expect(request.httpBody == body)
+    }
+
+    @Test func setsTheEndpointsHeaders() throws {
+        let endpoint = FreeEndpoint(headers: ["X-Api-Version": "3", "Accept": "text/csv"])
+        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        #expect(request.value(forHTTPHeaderField: "x-api-version") == "3")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "text/csv")
+    }
+
+    static let refusals: [(FreeEndpoint, String)] = [
+        (FreeEndpoint(baseUrl: URL(string: "api.example.com/v1")!), "does not start with http:// or https://"),
+        (FreeEndpoint(baseUrl: URL(string: "ftp://files.example.com")!), "does not start with http:// or https://"),
+        (FreeEndpoint(baseUrl: URL(string: "http:/just/a/path")!), "has no host"),
+        (FreeEndpoint(headers: ["X-Evil": "a\r\nX-Injected: 1"]), "contains CR, LF or NUL"),
+        (FreeEndpoint(headers: ["X-Evil": "a\nb"]), "contains CR, LF or NUL"),
+        (FreeEndpoint(headers: ["X-Evil": "a\u{0}b"]), "contains CR, LF or NUL"),
+        (FreeEndpoint(headers: ["Bad Name": "x"]), "is not a valid HTTP token"),
+        (FreeEndpoint(headers: ["X-Evil\r\nInjected": "x"]), "is not a valid HTTP token"),
+        (FreeEndpoint(method: .custom(verb: "GET /admin HTTP/1.1\r\n", body: nil)), "not a valid HTTP method token"),
+        (FreeEndpoint(method: .custom(verb: "", body: nil)), "not a valid HTTP method token"),
+    ]
+
+    @Test(arguments: refusals)
+    func refusesWhatWouldNotArriveAsWritten(endpoint: FreeEndpoint, reason: String) {
+        switch RequestBuilder.request(for: endpoint, baseUrl: nil) {
+        case .success(let request): Issue.record("built \(request) where it should refuse")
+        case .failure(let error): #expect(error.reason.contains(reason), "\(error.reason)")
+        }
+    }
+}
