@@ -8,7 +8,8 @@ enum TestRoutes {
     static func router(log: RequestLog) -> Router<Context> {
         let router = Router(context: Context.self)
         router.add(middleware: RecordingMiddleware(log: log))
-        let echoMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+        let echoMethods: [HTTPRequest.Method] =
+            [.get, .head, .post, .put, .patch, .delete, .options]
             + (HTTPRequest.Method("PROPFIND").map { [$0] } ?? [])
         for method in echoMethods {
             router.on("/echo", method: method) { request, _ in try await echo(request) }
@@ -123,7 +124,11 @@ struct RecordingMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let log: RequestLog
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var request = request

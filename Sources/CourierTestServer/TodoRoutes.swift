@@ -12,7 +12,9 @@ enum TodoRoutes {
     static func add(to router: Router<BasicRequestContext>) {
         router.get("/todos") { request, _ in
             let page = Int(request.uri.queryParameters["page"] ?? "") ?? 1
-            let todos = (1...3).map { Todo(id: (page - 1) * 3 + $0, title: "To-do \((page - 1) * 3 + $0)", done: false) }
+            let todos = (1...3).map {
+                Todo(id: (page - 1) * 3 + $0, title: "To-do \((page - 1) * 3 + $0)", done: false)
+            }
             return try encoded(todos, status: .ok)
         }
         router.post("/todos") { request, context in

@@ -11,11 +11,17 @@ import FoundationNetworking
     typealias Error = ApiError<TestError>
 
     @Test(arguments: [
-        (Error.invalidRequest(reason: "the base URL \"x\" has no host"), "could not be built: the base URL \"x\" has no host"),
+        (
+            Error.invalidRequest(reason: "the base URL \"x\" has no host"),
+            "could not be built: the base URL \"x\" has no host"
+        ),
         (.noResponseReceived(error: nil), "No response was received."),
         (.cancelled, "cancelled"),
         (.noDataInResponse(statusCode: 200), "200 OK with an empty body"),
-        (.clientError(statusCode: 404, clientError: TestError(code: 404, message: "gone")), "404 Not Found (client error)"),
+        (
+            .clientError(statusCode: 404, clientError: TestError(code: 404, message: "gone")),
+            "404 Not Found (client error)"
+        ),
         (.clientError(statusCode: 418, clientError: nil), "did not decode as TestError"),
         (.serverError(statusCode: 503), "503 Service Unavailable (server error)"),
         (.unexpectedStatusCode(statusCode: 304), "unexpected status 304 Not Modified"),
@@ -44,9 +50,14 @@ import FoundationNetworking
         #expect(Error.serverError(statusCode: 500) != .serverError(statusCode: 502))
         #expect(Error.serverError(statusCode: 500) != .unexpectedStatusCode(statusCode: 500))
         #expect(Error.noResponseReceived(error: URLError(.timedOut)) == .noResponseReceived(error: URLError(.timedOut)))
-        #expect(Error.noResponseReceived(error: URLError(.timedOut)) != .noResponseReceived(error: URLError(.cancelled)))
+        #expect(
+            Error.noResponseReceived(error: URLError(.timedOut)) != .noResponseReceived(error: URLError(.cancelled))
+        )
         #expect(Error.noResponseReceived(error: nil) != .noResponseReceived(error: URLError(.timedOut)))
-        #expect(Error.clientError(statusCode: 400, clientError: nil) != .clientError(statusCode: 400, clientError: TestError(code: 1, message: "")))
+        #expect(
+            Error.clientError(statusCode: 400, clientError: nil)
+                != .clientError(statusCode: 400, clientError: TestError(code: 1, message: ""))
+        )
         #expect(Error.cancelled == .cancelled)
     }
 }

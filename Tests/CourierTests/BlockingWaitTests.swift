@@ -10,7 +10,10 @@ import Testing
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)
             let inner = await withCheckedContinuation { continuation in
                 provider.performRequest(on: .echo(path: "outer")) { _ in
-                    let inner = provider.performRequestAndWait(on: .echo(path: "inner"), decodeBodyTo: ReceivedRequest.self)
+                    let inner = provider.performRequestAndWait(
+                        on: .echo(path: "inner"),
+                        decodeBodyTo: ReceivedRequest.self
+                    )
                     continuation.resume(returning: inner)
                 }
             }

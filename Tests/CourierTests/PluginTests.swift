@@ -16,7 +16,8 @@ import FoundationNetworking
             let first = RecordingPlugin("a", log: log, addsHeader: ("X-Plugin", "a"))
             let second = RecordingPlugin("b", log: log, addsHeader: ("X-Plugin-B", "b"))
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [first, second])
-            let received = try await provider.result(through: door, on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            let received = try await provider.result(through: door, on: .echo(), decodeBodyTo: ReceivedRequest.self)
+                .get()
             #expect(log.events == ["a.modify", "b.modify", "a.will", "b.will", "a.did", "b.did"])
             #expect(received.header("X-Plugin") == "a")
             #expect(received.header("X-Plugin-B") == "b")
@@ -53,7 +54,8 @@ import FoundationNetworking
         (HttpAuthPlugin<TestApi>.Scheme.bearer, "abc.def", "Bearer abc.def"),
         (.basic, "dXNlcjpwdw==", "Basic dXNlcjpwdw=="),
     ])
-    func authPluginSetsAuthorization(scheme: HttpAuthPlugin<TestApi>.Scheme, token: String, header: String) async throws {
+    func authPluginSetsAuthorization(scheme: HttpAuthPlugin<TestApi>.Scheme, token: String, header: String) async throws
+    {
         try await TestServer.withServer { server in
             let plugin = HttpAuthPlugin<TestApi>(scheme: scheme) { token }
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
@@ -101,6 +103,14 @@ import FoundationNetworking
         }
     }
 
+    @Test func microyaStyleSubclassWorks() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [MicroyaStylePlugin()])
+            let received = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            #expect(received.header("X-Style") == "microya")
+        }
+    }
+
     @Test func fullResponseCarriesTheErrorBody() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)
@@ -111,5 +121,13 @@ import FoundationNetworking
             #expect(response.httpUrlResponse?.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
             #expect(response.request?.url?.path == "/plain/422")
         }
+    }
+}
+
+/// A plugin written the way Microya users wrote theirs: a plain subclass with `override`s. Swift 6 asks it to
+/// restate `@unchecked Sendable`, its promise that hooks called from many threads at once are safe.
+class MicroyaStylePlugin: Plugin<TestApi>, @unchecked Sendable {
+    override func modifyRequest(_ request: inout URLRequest, endpoint: TestApi) {
+        request.setValue("microya", forHTTPHeaderField: "X-Style")
     }
 }

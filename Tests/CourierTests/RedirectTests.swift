@@ -18,7 +18,11 @@ import Testing
                 let auth = HttpAuthPlugin<TestApi>(scheme: .bearer) { "token-123" }
                 let provider = ApiProvider<TestApi>(baseUrl: origin.baseUrl, plugins: [auth])
                 let target = "http://localhost:\(elsewhere.port)/echo/landed"
-                let result = await provider.result(through: door, on: .redirect(to: target), decodeBodyTo: ReceivedRequest.self)
+                let result = await provider.result(
+                    through: door,
+                    on: .redirect(to: target),
+                    decodeBodyTo: ReceivedRequest.self
+                )
 
                 let sentToOrigin = try #require(await origin.receivedRequests().first)
                 #expect(sentToOrigin.header("Authorization") == "Bearer token-123")

@@ -52,21 +52,28 @@ struct FreeEndpoint: Endpoint {
     }
 
     @Test func keepsTheBaseUrlsOwnQuery() throws {
-        let endpoint = FreeEndpoint(baseUrl: URL(string: "https://api.example.com/v1?key=1")!, queryParameters: ["page": "2"])
+        let endpoint = FreeEndpoint(
+            baseUrl: URL(string: "https://api.example.com/v1?key=1")!,
+            queryParameters: ["page": "2"]
+        )
         let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
         #expect(request.url?.absoluteString == "https://api.example.com/v1/todos?key=1&page=2")
     }
 
     @Test func providerBaseUrlOverridesTheEndpoints() throws {
-        let request = try RequestBuilder.request(for: FreeEndpoint(), baseUrl: URL(string: "http://staging.local/v9")).get()
+        let request = try RequestBuilder.request(for: FreeEndpoint(), baseUrl: URL(string: "http://staging.local/v9"))
+            .get()
         #expect(request.url?.absoluteString == "http://staging.local/v9/todos")
     }
 
-    @Test(arguments: [
-        (HttpMethod.get, "GET", nil), (.head, "HEAD", nil), (.options, "OPTIONS", nil), (.delete, "DELETE", nil),
-        (.post(body: Data("p".utf8)), "POST", Data("p".utf8)), (.put(Data("u".utf8)), "PUT", Data("u".utf8)),
-        (.patch(body: nil), "PATCH", nil), (.custom(verb: "PROPFIND", body: Data("x".utf8)), "PROPFIND", Data("x".utf8)),
-    ] as [(HttpMethod, String, Data?)])
+    @Test(
+        arguments: [
+            (HttpMethod.get, "GET", nil), (.head, "HEAD", nil), (.options, "OPTIONS", nil), (.delete, "DELETE", nil),
+            (.post(body: Data("p".utf8)), "POST", Data("p".utf8)), (.put(Data("u".utf8)), "PUT", Data("u".utf8)),
+            (.patch(body: nil), "PATCH", nil),
+            (.custom(verb: "PROPFIND", body: Data("x".utf8)), "PROPFIND", Data("x".utf8)),
+        ] as [(HttpMethod, String, Data?)]
+    )
     func setsMethodAndBody(method: HttpMethod, name: String, body: Data?) throws {
         let request = try RequestBuilder.request(for: FreeEndpoint(method: method), baseUrl: nil).get()
         #expect(request.httpMethod == name)

@@ -71,7 +71,10 @@ import FoundationNetworking
     func clientErrorWithJsonBody(door: Door) async throws {
         try await TestServer.withServer { server in
             let result = await send(.status(404), through: door, to: server, as: ReceivedRequest.self)
-            #expect(result == .failure(.clientError(statusCode: 404, clientError: TestError(code: 404, message: "status 404"))))
+            #expect(
+                result
+                    == .failure(.clientError(statusCode: 404, clientError: TestError(code: 404, message: "status 404")))
+            )
         }
     }
 
@@ -86,8 +89,14 @@ import FoundationNetworking
     @Test(arguments: Door.allCases)
     func serverError(door: Door) async throws {
         try await TestServer.withServer { server in
-            #expect(await send(.status(500), through: door, to: server, as: Data.self) == .failure(.serverError(statusCode: 500)))
-            #expect(await send(.plain(503), through: door, to: server, as: Data.self) == .failure(.serverError(statusCode: 503)))
+            #expect(
+                await send(.status(500), through: door, to: server, as: Data.self)
+                    == .failure(.serverError(statusCode: 500))
+            )
+            #expect(
+                await send(.plain(503), through: door, to: server, as: Data.self)
+                    == .failure(.serverError(statusCode: 503))
+            )
         }
     }
 
@@ -124,7 +133,12 @@ import FoundationNetworking
     func basicChallengeIsDeliveredAsClientError(door: Door) async throws {
         try await TestServer.withServer { server in
             let result = await send(.challenge, through: door, to: server, as: EmptyBodyResponse.self)
-            #expect(result == .failure(.clientError(statusCode: 401, clientError: TestError(code: 401, message: "Unauthorized"))))
+            #expect(
+                result
+                    == .failure(
+                        .clientError(statusCode: 401, clientError: TestError(code: 401, message: "Unauthorized"))
+                    )
+            )
         }
     }
 

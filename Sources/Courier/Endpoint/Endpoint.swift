@@ -17,7 +17,7 @@ public protocol Endpoint: Sendable {
 
     /// The URL that ``subpath`` is appended to, e.g. `https://api.example.com/v1`.
     ///
-    /// ``ApiProvider/init(baseUrl:plugins:session:)`` can override it for all endpoints (staging, tests).
+    /// ``ApiProvider/init(baseUrl:plugins:sessionConfiguration:)`` can override it for all endpoints (staging, tests).
     var baseUrl: URL { get }
 
     /// The path below ``baseUrl``, e.g. `"todos/3"`; Courier joins the two with exactly one slash and

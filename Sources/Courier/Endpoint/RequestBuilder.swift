@@ -14,7 +14,7 @@ enum RequestBuilder {
         for endpoint: EndpointType,
         baseUrl: URL?
     ) -> Result<URLRequest, InvalidRequestError> {
-        Result {
+        Result { () throws(InvalidRequestError) in
             let url = try url(for: endpoint, baseUrl: baseUrl ?? endpoint.baseUrl)
             var request = URLRequest(url: url)
             let method = endpoint.method
@@ -31,7 +31,6 @@ enum RequestBuilder {
             }
             return request
         }
-        .mapError { $0 as? InvalidRequestError ?? InvalidRequestError(reason: "\($0)") }
     }
 
     /// Refuses header names that are not HTTP tokens and values holding CR, LF or NUL, which would let one
@@ -92,7 +91,9 @@ enum RequestBuilder {
     private static func encodedQuery(_ parameters: [String: QueryParameterValue]) -> String {
         parameters.sorted { $0.key < $1.key }
             .flatMap { key, value in
-                value.values.map { percentEncoded(key, allowing: unreserved) + "=" + percentEncoded($0, allowing: unreserved) }
+                value.values.map {
+                    percentEncoded(key, allowing: unreserved) + "=" + percentEncoded($0, allowing: unreserved)
+                }
             }
             .joined(separator: "&")
     }

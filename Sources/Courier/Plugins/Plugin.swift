@@ -17,7 +17,8 @@ import FoundationNetworking
 ///
 /// Hooks can be called from any thread, for many requests at once: a subclass that keeps state must guard it
 /// (the built-in plugins do). The class is `@unchecked Sendable` so that Microya-style subclasses keep
-/// compiling; their safety is the subclass's to keep.
+/// compiling; Swift 6 asks each subclass to restate it (`class MyPlugin: Plugin<MyApi>, @unchecked Sendable`),
+/// which is the subclass's promise that its hooks are safe to call concurrently.
 open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
     /// Creates a plugin.
     public init() {}

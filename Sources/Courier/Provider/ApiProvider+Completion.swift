@@ -3,8 +3,9 @@ import Foundation
 extension ApiProvider {
     /// Sends the request for `endpoint` and calls `completion` with the decoded body or the error.
     ///
-    /// `completion` runs on a background queue, never on the calling thread for a live request; it may block
-    /// (e.g. call ``performRequestAndWait(on:decodeBodyTo:)``) without stalling other requests.
+    /// For a request that was sent, `completion` runs on a background queue and may block (e.g. call
+    /// ``performRequestAndWait(on:decodeBodyTo:)``) without stalling other requests. For a request that could
+    /// not be built (``ApiError/invalidRequest(reason:)``) it runs before this method returns.
     /// The body is decoded on that background queue, which is why `ResultType`'s metatype must be sendable
     /// (true of every type whose `Decodable` conformance is not isolated to an actor).
     /// - Returns: A handle that cancels the request; ignoring it is fine.

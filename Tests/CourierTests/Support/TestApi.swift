@@ -15,7 +15,12 @@ struct TestError: Decodable, Equatable, Sendable {
 enum TestApi: Endpoint {
     typealias ClientErrorType = TestError
 
-    case echo(HttpMethod = .get, path: String = "", query: [String: QueryParameterValue] = [:], headers: [String: String]? = nil)
+    case echo(
+        HttpMethod = .get,
+        path: String = "",
+        query: [String: QueryParameterValue] = [:],
+        headers: [String: String]? = nil
+    )
     case status(Int)
     case plain(Int)
     case empty(Int)
