@@ -4,7 +4,7 @@ import Foundation
 ///
 /// This box is the one place where Courier vouches for thread safety by hand: every other type's
 /// `Sendable` conformance is checked by the compiler.
-final class Locked<Value>: @unchecked Sendable {
+final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -18,3 +18,6 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Only values that may cross threads can be shared through the box.
+extension Locked: @unchecked Sendable where Value: Sendable {}

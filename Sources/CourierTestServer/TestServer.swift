@@ -64,6 +64,11 @@ public final class TestServer: Sendable {
         await log.requests
     }
 
+    /// Returns once the server has received at least `count` requests (on any route), without polling.
+    public func waitForRequests(count: Int = 1) async {
+        await log.waitForRequests(count: count)
+    }
+
     /// Stops the server and waits until it has closed its socket.
     public func stop() async {
         runTask.cancel()

@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Plugins are called in order, each hook once per request, on every door, and what they change is sent.
-@Suite struct PluginTests {
+@Suite(.timeLimit(.minutes(1))) struct PluginTests {
     @Test(arguments: Door.allCases)
     func hooksRunInOrderOncePerRequest(door: Door) async throws {
         try await TestServer.withServer { server in
@@ -46,6 +46,21 @@ import FoundationNetworking
             }
             #expect(reason.contains("Bad Name"))
             #expect(plugin.log.events == ["p.modify", "p.did"])
+            #expect(await server.receivedRequests().isEmpty)
+        }
+    }
+
+    @Test func authTokenWithLineBreakIsRefusedNotDropped() async throws {
+        try await TestServer.withServer { server in
+            let plugin = HttpAuthPlugin<TestApi>(scheme: .bearer) { "secret\r\nX-Admin: true" }
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let result = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+            guard case .failure(.invalidRequest(let reason)) = result else {
+                Issue.record("expected invalidRequest, got \(result)")
+                return
+            }
+            #expect(reason.contains("Authorization"))
+            #expect(!reason.contains("secret"))
             #expect(await server.receivedRequests().isEmpty)
         }
     }

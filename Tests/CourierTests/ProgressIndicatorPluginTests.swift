@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The indicator is shown while anything is in flight, also with a thousand requests from many threads.
-@Suite struct ProgressIndicatorPluginTests {
+@Suite(.timeLimit(.minutes(1))) struct ProgressIndicatorPluginTests {
     @Test func thousandConcurrentRequestsFromManyThreads() async throws {
         try await TestServer.withServer { server in
             let transitions = EventLog<String>()
@@ -39,14 +39,30 @@ import Testing
         }
     }
 
-    @Test func invalidRequestDoesNotUnbalanceTheCount() async throws {
-        let transitions = EventLog<String>()
-        let plugin = ProgressIndicatorPlugin<TestApi>(
-            showIndicator: { transitions.append("show") },
-            hideIndicator: { transitions.append("hide") }
-        )
-        let provider = ApiProvider<TestApi>(baseUrl: URL(string: "no-scheme")!, plugins: [plugin])
-        _ = await provider.response(on: .echo())
-        #expect(transitions.events.isEmpty)
+    @Test func requestsThatAreNeverSentKeepTheCountBalanced() async throws {
+        try await TestServer.withServer { server in
+            let transitions = EventLog<String>()
+            let plugin = ProgressIndicatorPlugin<TestApi>(
+                showIndicator: { transitions.append("show") },
+                hideIndicator: { transitions.append("hide") }
+            )
+            let unbuildable = ApiProvider<TestApi>(baseUrl: URL(string: "no-scheme")!, plugins: [plugin])
+            _ = await unbuildable.response(on: .echo())
+            #expect(transitions.events.isEmpty)
+
+            let badHeader = RecordingPlugin("bad", addsHeader: ("Bad Name", "x"))
+            let refused = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [badHeader, plugin])
+            _ = await refused.response(on: .echo())
+            #expect(transitions.events.isEmpty)
+
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let cancelledBeforeSending = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await provider.response(on: .echo())
+            }
+            #expect(await cancelledBeforeSending.value == .failure(.cancelled))
+            _ = await provider.response(on: .echo())
+            #expect(transitions.events == ["show", "hide", "show", "hide"])
+        }
     }
 }

@@ -57,9 +57,13 @@ extension Endpoint {
     public var queryParameters: [String: QueryParameterValue] { [:] }
 
     /// A plain `JSONDecoder`, shared by all endpoints that do not name their own.
+    ///
+    /// Do not change the shared instance's settings; return a decoder of your own to decode differently.
     public var decoder: JSONDecoder { defaultDecoder }
 
     /// A plain `JSONEncoder`, shared by all endpoints that do not name their own.
+    ///
+    /// Do not change the shared instance's settings; return an encoder of your own to encode differently.
     public var encoder: JSONEncoder { defaultEncoder }
 
     /// No mocked response.

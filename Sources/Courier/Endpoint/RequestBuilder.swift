@@ -45,10 +45,9 @@ enum RequestBuilder {
         guard isToken(name) else {
             throw InvalidRequestError(reason: "the header name \(quoted(name)) is not a valid HTTP token")
         }
+        // The value itself stays out of the reason: it may be a credential, and reasons end up in logs.
         guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-            throw InvalidRequestError(
-                reason: "the value of header \(quoted(name)) contains CR, LF or NUL: \(quoted(value))"
-            )
+            throw InvalidRequestError(reason: "the value of header \(quoted(name)) contains CR, LF or NUL")
         }
     }
 

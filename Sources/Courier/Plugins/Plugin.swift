@@ -11,9 +11,10 @@ import FoundationNetworking
 /// 2. ``willPerformRequest(_:endpoint:)`` just before it is sent;
 /// 3. ``didPerformRequest(urlSessionResult:typedResult:endpoint:)`` with the outcome, before the caller gets it.
 ///
-/// The third hook runs for every request, whatever happens, exactly once. When the request cannot be built
-/// (the result is ``ApiError/invalidRequest(reason:)``) nothing was sent, so the first two hooks were not
-/// called for it; every other result follows a call of both.
+/// The third hook runs for every request, whatever happens, exactly once. A request whose result is
+/// ``ApiError/invalidRequest(reason:)`` was never sent and never got `willPerformRequest` (nor `modifyRequest`
+/// when the endpoint itself could not be built, only when a plugin's change made it invalid); every other
+/// result follows exactly one call of each hook, also for a request cancelled before it reached the network.
 ///
 /// Hooks can be called from any thread, for many requests at once: a subclass that keeps state must guard it
 /// (the built-in plugins do). The class is `@unchecked Sendable` so that Microya-style subclasses keep
@@ -25,11 +26,13 @@ open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
 
     /// Changes the request before it is sent, e.g. to add a header.
     ///
-    /// Header names and values are checked again afterwards: a value with CR, LF or NUL fails the request
-    /// with ``ApiError/invalidRequest(reason:)``.
+    /// Header names and values are checked again afterwards: a name that is not a token, or a value with CR, LF or
+    /// NUL, fails the request with ``ApiError/invalidRequest(reason:)``. (On Linux, `URLRequest.setValue` itself
+    /// drops a value with CR or LF; set `allHTTPHeaderFields` to have such a value refused rather than dropped.)
     open func modifyRequest(_ request: inout URLRequest, endpoint: EndpointType) {}
 
-    /// Called immediately before the (already modified) request is sent.
+    /// Called with the final request (after every plugin's `modifyRequest`) just before it is handed to the
+    /// transport.
     open func willPerformRequest(_ request: URLRequest, endpoint: EndpointType) {}
 
     /// Called with the transport's raw result and the typed result, before the caller receives it.

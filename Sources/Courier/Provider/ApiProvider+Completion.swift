@@ -16,7 +16,9 @@ extension ApiProvider {
         completion: @escaping @Sendable (TypedResult<ResultType>) -> Void
     ) -> CancellableRequest {
         let handle = CancellableRequest()
-        start(endpoint, handle: handle) { exchange in
+        // Off the transport's queue: the caller's code may block (e.g. wait for another request), which must not
+        // hold up the deliveries of other requests.
+        start(endpoint, handle: handle, transportDeliveryQueue: .global()) { exchange in
             let result: TypedResult<ResultType> = self.finish(exchange, endpoint: endpoint)
             completion(result)
         }

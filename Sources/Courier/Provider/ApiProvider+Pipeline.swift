@@ -6,16 +6,24 @@ import FoundationNetworking
 
 /// The one request pipeline that every entry point goes through.
 ///
-/// It is split at the transport: ``start(_:handle:deliver:)`` builds, modifies and sends the request and
+/// It is split at the transport: ``start(_:handle:transportDeliveryQueue:deliver:)`` builds, modifies and sends the request and
 /// hands back an ``Exchange``; ``finish(_:endpoint:)`` decodes it and runs the plugins'
 /// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not
 /// be `Sendable`, and keeps the pipeline free of Swift concurrency so a blocking wait cannot starve it.
 extension ApiProvider {
+    /// - Parameter transportDeliveryQueue: Where to deliver what the transport answers, or `nil` to deliver on the
+    ///   transport's own queue (only for `deliver` closures that never block). A request that ends before reaching
+    ///   the transport is delivered on the calling thread, before `start` returns.
     func start(
         _ endpoint: EndpointType,
         handle: CancellableRequest,
+        transportDeliveryQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
+        let deliver: @Sendable (Exchange) -> Void = { exchange in
+            handle.finish()
+            deliver(exchange)
+        }
         var request: URLRequest
         switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl) {
         case .success(let built): request = built
@@ -32,10 +40,24 @@ extension ApiProvider {
         for plugin in plugins {
             plugin.willPerformRequest(request, endpoint: endpoint)
         }
-        let sentRequest = request
+        send(request, handle: handle, transportDeliveryQueue: transportDeliveryQueue, deliver: deliver)
+    }
+
+    /// Hands the final request to the transport, unless it was cancelled first.
+    private func send(
+        _ request: URLRequest,
+        handle: CancellableRequest,
+        transportDeliveryQueue: DispatchQueue?,
+        deliver: @escaping @Sendable (Exchange) -> Void
+    ) {
         let started = handle.start {
-            transport.send(sentRequest) { data, response, error in
-                deliver(Exchange(request: sentRequest, data: data, response: response, error: error))
+            transport.send(request) { data, response, error in
+                let exchange = Exchange(request: request, data: data, response: response, error: error)
+                if let transportDeliveryQueue {
+                    transportDeliveryQueue.async { deliver(exchange) }
+                } else {
+                    deliver(exchange)
+                }
             }
         }
         if !started {
@@ -55,7 +77,7 @@ extension ApiProvider {
         return typedResult
     }
 
-    /// The async side of ``start(_:handle:deliver:)``: cancelling the awaiting task cancels the request.
+    /// The async side of ``start(_:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task cancels the request.
     func exchange(for endpoint: EndpointType) async -> Exchange {
         let handle = CancellableRequest()
         return await withTaskCancellationHandler {

@@ -12,7 +12,8 @@ import FoundationNetworking
 public struct ApiResponse<Value, ClientErrorType: Decodable & Sendable> {
     /// The typed result, exactly as the other entry points return it.
     public let result: Result<Value, ApiError<ClientErrorType>>
-    /// The request as it was sent (after the plugins), or `nil` when it could not be built.
+    /// The request as built and modified by the plugins (the one sent, unless the result says it was refused or
+    /// cancelled first), or `nil` when it could not be built.
     public let request: URLRequest?
     /// The HTTP response, or `nil` when none arrived.
     public let httpUrlResponse: HTTPURLResponse?

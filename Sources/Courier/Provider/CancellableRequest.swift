@@ -9,18 +9,19 @@ public final class CancellableRequest: Sendable {
         case starting(cancelRequested: Bool)
         case running(cancel: @Sendable () -> Void)
         case cancelled
+        case finished
     }
 
     private let state = Locked(State.notStarted)
 
     init() {}
 
-    /// Whether ``cancel()`` was called.
+    /// Whether ``cancel()`` was called before the request's answer was delivered.
     public var isCancelled: Bool {
         state.withLock { state in
             switch state {
             case .cancelled, .starting(cancelRequested: true): true
-            case .notStarted, .starting(cancelRequested: false), .running: false
+            case .notStarted, .starting(cancelRequested: false), .running, .finished: false
             }
         }
     }
@@ -38,7 +39,7 @@ public final class CancellableRequest: Sendable {
             case .running(let cancel):
                 state = .cancelled
                 return cancel
-            case .cancelled:
+            case .cancelled, .finished:
                 return nil
             }
         }
@@ -58,14 +59,26 @@ public final class CancellableRequest: Sendable {
         guard mayStart else { return false }
         let cancel = send()
         let cancelledWhileStarting = state.withLock { state in
-            if case .starting(cancelRequested: true) = state {
+            switch state {
+            case .starting(cancelRequested: true):
                 state = .cancelled
                 return true
+            case .starting(cancelRequested: false):
+                state = .running(cancel: cancel)
+                return false
+            case .notStarted, .running, .cancelled, .finished:
+                return false
             }
-            state = .running(cancel: cancel)
-            return false
         }
         if cancelledWhileStarting { cancel() }
         return true
+    }
+
+    /// Records that the answer was delivered: later cancels do nothing, and the cancel action is released.
+    func finish() {
+        state.withLock { state in
+            if case .cancelled = state { return }
+            state = .finished
+        }
     }
 }

@@ -25,7 +25,8 @@ final class URLSessionTransport: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Starts `request`; `completion` is called once, on a background queue, with what came back.
+    /// Starts `request`; `completion` is called once, on the session's serial delegate queue, with what came back.
+    /// It must not block: everything else this session delivers waits behind it.
     /// - Returns: The action that cancels the request.
     func send(
         _ request: URLRequest,

@@ -34,9 +34,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // what the caller must get.
         let error = transfer.refusedAuthenticationChallenge && response != nil ? nil : error
         let body = error == nil ? transfer.body : nil
-        // Off the session's serial queue: a completion that blocks (e.g. waiting for another request) must not
-        // stop the session from delivering anything else.
-        DispatchQueue.global().async { transfer.completion(body, error == nil ? response : nil, error) }
+        transfer.completion(body, error == nil ? response : nil, error)
     }
 
     func urlSession(

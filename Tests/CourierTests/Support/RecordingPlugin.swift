@@ -1,26 +1,20 @@
-import Courier
 import Foundation
+
+@testable import Courier
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A list that many threads append to.
-final class EventLog<Event: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Event] = []
+final class EventLog<Event: Sendable>: Sendable {
+    private let storage = Locked<[Event]>([])
 
     func append(_ event: Event) {
-        lock.lock()
-        defer { lock.unlock() }
-        storage.append(event)
+        storage.withLock { $0.append(event) }
     }
 
-    var events: [Event] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
+    var events: [Event] { storage.withLock { $0 } }
 }
 
 /// Records each hook call as `"<name>.<hook>"`, and what `didPerformRequest` saw.

@@ -27,7 +27,7 @@ enum TestApi: Endpoint {
     case slow(milliseconds: Int)
     case drop
     case challenge
-    case redirect(to: String, headers: [String: String]? = nil)
+    case redirect(to: String, status: Int = 302, headers: [String: String]? = nil)
     case setCookie(name: String, value: String)
 
     var baseUrl: URL { URL(string: "http://127.0.0.1:9")! }
@@ -57,7 +57,7 @@ enum TestApi: Endpoint {
         switch self {
         case .echo(_, _, let query, _): query
         case .slow(let milliseconds): ["ms": .string(String(milliseconds))]
-        case .redirect(let target, _): ["to": .string(target)]
+        case .redirect(let target, let status, _): ["to": .string(target), "status": .string(String(status))]
         case .setCookie(let name, let value): [name: .string(value)]
         default: [:]
         }
@@ -65,7 +65,7 @@ enum TestApi: Endpoint {
 
     var headers: [String: String] {
         switch self {
-        case .echo(_, _, _, let headers?), .redirect(_, let headers?): headers
+        case .echo(_, _, _, let headers?), .redirect(_, _, let headers?): headers
         default: ["Accept": "application/json", "Content-Type": "application/json"]
         }
     }
