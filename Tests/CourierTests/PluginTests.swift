@@ -40,10 +40,7 @@ import FoundationNetworking
             let plugin = RecordingPlugin("p", addsHeader: ("Bad Name", "x"))
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let result = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
-            guard case .failure(.invalidRequest(let reason)) = result else {
-                Issue.record("expected invalidRequest, got \(result)")
-                return
-            }
+            let reason = try #require(result.invalidRequestReason, "expected invalidRequest, got \(result)")
             #expect(reason.contains("Bad Name"))
             #expect(plugin.log.events == ["p.modify", "p.did"])
             #expect(await server.receivedRequests().isEmpty)
@@ -55,10 +52,7 @@ import FoundationNetworking
             let plugin = HttpAuthPlugin<TestApi>(scheme: .bearer) { "secret\r\nX-Admin: true" }
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let result = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
-            guard case .failure(.invalidRequest(let reason)) = result else {
-                Issue.record("expected invalidRequest, got \(result)")
-                return
-            }
+            let reason = try #require(result.invalidRequestReason, "expected invalidRequest, got \(result)")
             #expect(reason.contains("Authorization"))
             #expect(!reason.contains("secret"))
             #expect(await server.receivedRequests().isEmpty)

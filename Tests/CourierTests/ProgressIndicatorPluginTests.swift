@@ -8,11 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ProgressIndicatorPluginTests {
     @Test func thousandConcurrentRequestsFromManyThreads() async throws {
         try await TestServer.withServer { server in
-            let transitions = EventLog<String>()
-            let plugin = ProgressIndicatorPlugin<TestApi>(
-                showIndicator: { transitions.append("show") },
-                hideIndicator: { transitions.append("hide") }
-            )
+            let (plugin, transitions) = recordingIndicator()
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let failures = EventLog<String>()
             await withCheckedContinuation { continuation in
@@ -41,11 +37,7 @@ import Testing
 
     @Test func requestsThatAreNeverSentKeepTheCountBalanced() async throws {
         try await TestServer.withServer { server in
-            let transitions = EventLog<String>()
-            let plugin = ProgressIndicatorPlugin<TestApi>(
-                showIndicator: { transitions.append("show") },
-                hideIndicator: { transitions.append("hide") }
-            )
+            let (plugin, transitions) = recordingIndicator()
             let unbuildable = ApiProvider<TestApi>(baseUrl: URL(string: "no-scheme")!, plugins: [plugin])
             _ = await unbuildable.response(on: .echo())
             #expect(transitions.events.isEmpty)
@@ -64,5 +56,15 @@ import Testing
             _ = await provider.response(on: .echo())
             #expect(transitions.events == ["show", "hide", "show", "hide"])
         }
+    }
+
+    /// A progress indicator plugin whose show and hide calls are logged in order.
+    func recordingIndicator() -> (ProgressIndicatorPlugin<TestApi>, EventLog<String>) {
+        let transitions = EventLog<String>()
+        let plugin = ProgressIndicatorPlugin<TestApi>(
+            showIndicator: { transitions.append("show") },
+            hideIndicator: { transitions.append("hide") }
+        )
+        return (plugin, transitions)
     }
 }

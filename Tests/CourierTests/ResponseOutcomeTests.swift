@@ -177,10 +177,7 @@ import FoundationNetworking
         let plugin = RecordingPlugin("p")
         let provider = ApiProvider<TestApi>(baseUrl: URL(string: "127.0.0.1/api")!, plugins: [plugin])
         let result = await provider.result(through: door, on: .echo(), decodeBodyTo: ReceivedRequest.self)
-        guard case .failure(.invalidRequest(let reason)) = result else {
-            Issue.record("expected invalidRequest, got \(result)")
-            return
-        }
+        let reason = try #require(result.invalidRequestReason, "expected invalidRequest, got \(result)")
         #expect(reason.contains("127.0.0.1/api"))
         #expect(plugin.log.events == ["p.did"])
     }
@@ -190,10 +187,7 @@ import FoundationNetworking
         try await TestServer.withServer { server in
             let endpoint = TestApi.echo(headers: ["X-Note": "hi\r\nX-Admin: true"])
             let result = await send(endpoint, through: door, to: server, as: ReceivedRequest.self)
-            guard case .failure(.invalidRequest(let reason)) = result else {
-                Issue.record("expected invalidRequest, got \(result)")
-                return
-            }
+            let reason = try #require(result.invalidRequestReason, "expected invalidRequest, got \(result)")
             #expect(reason.contains("X-Note"))
             #expect(await server.receivedRequests().isEmpty)
         }

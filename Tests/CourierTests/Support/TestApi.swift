@@ -70,3 +70,11 @@ enum TestApi: Endpoint {
         }
     }
 }
+
+extension Result where Failure == ApiError<TestError> {
+    /// The reason of an `invalidRequest` failure, or `nil` for any other result.
+    var invalidRequestReason: String? {
+        guard case .failure(.invalidRequest(let reason)) = self else { return nil }
+        return reason
+    }
+}
