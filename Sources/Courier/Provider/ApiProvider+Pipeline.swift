@@ -6,8 +6,8 @@ import FoundationNetworking
 
 /// The one request pipeline that every entry point goes through.
 ///
-/// It is split at the transport: ``start(_:handle:transportDeliveryQueue:deliver:)`` builds, modifies and sends the request and
-/// hands back an ``Exchange``; ``finish(_:endpoint:)`` decodes it and runs the plugins'
+/// It is split at the transport: ``start(_:handle:transportDeliveryQueue:deliver:)`` builds, modifies and sends
+/// the request and hands back an ``Exchange``; ``finish(_:endpoint:)`` decodes it and runs the plugins'
 /// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not
 /// be `Sendable`, and keeps the pipeline free of Swift concurrency so a blocking wait cannot starve it.
 extension ApiProvider {
@@ -77,7 +77,8 @@ extension ApiProvider {
         return typedResult
     }
 
-    /// The async side of ``start(_:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task cancels the request.
+    /// The async side of ``start(_:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task
+    /// cancels the request.
     func exchange(for endpoint: EndpointType) async -> Exchange {
         let handle = CancellableRequest()
         return await withTaskCancellationHandler {
