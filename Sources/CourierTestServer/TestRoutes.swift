@@ -103,10 +103,13 @@ enum JSONValue: Encodable {
 }
 
 extension ReceivedRequest {
+    /// The largest request body the test server accepts.
+    static let maximumBodySize = 64 * 1024 * 1024
+
     /// Reads the request line, headers and the whole body as they arrived.
     init(_ request: Request) async throws {
         var request = request
-        let body = try await request.collectBody(upTo: 64 * 1024 * 1024)
+        let body = try await request.collectBody(upTo: ReceivedRequest.maximumBodySize)
         let target = request.head.path ?? "/"
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.init(
@@ -132,7 +135,7 @@ struct RecordingMiddleware: RouterMiddleware {
         -> Response
     {
         var request = request
-        _ = try await request.collectBody(upTo: 64 * 1024 * 1024)
+        _ = try await request.collectBody(upTo: ReceivedRequest.maximumBodySize)
         await log.record(try await ReceivedRequest(request))
         return try await next(request, context)
     }
