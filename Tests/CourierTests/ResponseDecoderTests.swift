@@ -7,12 +7,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-struct Todo: Codable, Equatable, Sendable {
-    var id: Int?
-    var title: String
-    var done: Bool?
-}
-
 /// Status and body mapped to the typed result, without the network.
 @Suite struct ResponseDecoderTests {
     let url = URL(string: "http://127.0.0.1/x")!

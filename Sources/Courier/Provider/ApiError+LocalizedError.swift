@@ -31,8 +31,10 @@ extension ApiError: LocalizedError, CustomStringConvertible {
             return "The server answered with the unexpected status \(HttpStatus(code: statusCode))."
         case .unexpectedResponseType(let response):
             return "The response from \(response.url?.absoluteString ?? "an unknown URL") was not an HTTP response."
-        case .emptyMockedResponse:
-            return "The mocked provider has no mocked response for this endpoint."
+        case .emptyMockedResponse(let endpoint) where endpoint.isEmpty:
+            return "The mocked provider has no mocked response for the endpoint."
+        case .emptyMockedResponse(let endpoint):
+            return "The mocked provider has no mocked response for \(endpoint)."
         }
     }
 

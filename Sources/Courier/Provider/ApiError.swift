@@ -39,13 +39,17 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
     /// The response was not an HTTP response.
     case unexpectedResponseType(response: URLResponse)
 
-    /// A mocked provider found no mocked response for the endpoint.
-    case emptyMockedResponse
+    /// A mocked provider found no mocked response for the endpoint; `endpoint` names it, e.g. `"TodoApi.list"`.
+    case emptyMockedResponse(endpoint: String)
+
+    /// ``emptyMockedResponse(endpoint:)`` without a name, which compares equal to it whatever the endpoint, so that
+    /// tests written as `XCTAssertEqual(error, .emptyMockedResponse)` keep working.
+    public static var emptyMockedResponse: Self { .emptyMockedResponse(endpoint: "") }
 }
 
 extension ApiError: Equatable where ClientErrorType: Equatable {
     /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code,
-    /// conversion failures by type name and responses by URL.
+    /// conversion failures by type name, responses by URL, and missing mocks whatever their endpoint.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.invalidRequest(let left), .invalidRequest(let right)):

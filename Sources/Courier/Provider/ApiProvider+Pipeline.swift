@@ -11,9 +11,10 @@ import FoundationNetworking
 /// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not
 /// be `Sendable`, and keeps the pipeline free of Swift concurrency so a blocking wait cannot starve it.
 extension ApiProvider {
-    /// - Parameter transportDeliveryQueue: Where to deliver what the transport answers, or `nil` to deliver on the
+    /// - Parameter transportDeliveryQueue: Where to deliver what the network answers, or `nil` to deliver on the
     ///   transport's own queue (only for `deliver` closures that never block). A request that ends before reaching
-    ///   the transport is delivered on the calling thread, before `start` returns.
+    ///   the network is delivered on the calling thread, before `start` returns; a mocked answer is delivered where
+    ///   its scheduler runs it (or at once, without a delay).
     func start(
         _ endpoint: EndpointType,
         handle: CancellableRequest,
@@ -40,24 +41,38 @@ extension ApiProvider {
         for plugin in plugins {
             plugin.willPerformRequest(request, endpoint: endpoint)
         }
-        send(request, handle: handle, transportDeliveryQueue: transportDeliveryQueue, deliver: deliver)
+        send(
+            request,
+            endpoint: endpoint,
+            handle: handle,
+            transportDeliveryQueue: transportDeliveryQueue,
+            deliver: deliver
+        )
     }
 
-    /// Hands the final request to the transport, unless it was cancelled first.
+    /// Hands the final request to the network or the mocks, unless it was cancelled first.
     private func send(
         _ request: URLRequest,
+        endpoint: EndpointType,
         handle: CancellableRequest,
         transportDeliveryQueue: DispatchQueue?,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
         let started = handle.start {
-            transport.send(request) { data, response, error in
-                let exchange = Exchange(request: request, data: data, response: response, error: error)
-                if let transportDeliveryQueue {
-                    transportDeliveryQueue.async { deliver(exchange) }
-                } else {
-                    deliver(exchange)
+            switch carrier {
+            case .network(let transport):
+                return transport.send(request) { data, response, error in
+                    let exchange = Exchange(request: request, data: data, response: response, error: error)
+                    if let transportDeliveryQueue {
+                        transportDeliveryQueue.async { deliver(exchange) }
+                    } else {
+                        deliver(exchange)
+                    }
                 }
+            case .mocks(let mockingBehavior):
+                // Delivered where the scheduler runs it, never re-queued: that is what makes a mocked answer
+                // arrive inside the `advance` call that reaches it, or before `performRequest` returns.
+                return mockingBehavior.answer(request, for: endpoint, deliver: deliver)
             }
         }
         if !started {

@@ -27,9 +27,16 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// The plugins called for every request, in this order.
     public let plugins: [Plugin<EndpointType>]
 
-    let transport: URLSessionTransport
+    /// What answers the requests: the network, or the mocks.
+    let carrier: Carrier
 
-    /// Creates a provider.
+    /// The mocking behavior answering this provider's requests, or `nil` when they go to the network.
+    public var mockingBehavior: MockingBehavior<EndpointType>? {
+        guard case .mocks(let behavior) = carrier else { return nil }
+        return behavior
+    }
+
+    /// Creates a provider that sends its requests over the network.
     /// - Parameters:
     ///   - baseUrl: Overrides every endpoint's base URL (e.g. a staging server or a test server); `nil` keeps
     ///     the endpoints' own.
@@ -44,6 +51,29 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ) {
         self.baseUrl = baseUrl
         self.plugins = plugins
-        self.transport = URLSessionTransport(configuration: sessionConfiguration)
+        self.carrier = .network(URLSessionTransport(configuration: sessionConfiguration))
+    }
+
+    /// Creates a provider whose requests are answered by `mockingBehavior` instead of the network, as in Microya.
+    ///
+    /// A mocked provider opens no connection and creates no `URLSession`; its requests still go through the
+    /// plugins and the decoding of a live one. Passing `nil` makes a provider that uses the network, with the
+    /// default session configuration.
+    /// - Parameters:
+    ///   - baseUrl: Overrides every endpoint's base URL; it shows in the requests the plugins and mocks see.
+    ///   - plugins: Called for every request, in this order.
+    ///   - mockingBehavior: Answers every request with a ``MockedResponse``; `nil` for the network.
+    public init(
+        baseUrl: URL? = nil,
+        plugins: [Plugin<EndpointType>] = [],
+        mockingBehavior: MockingBehavior<EndpointType>?
+    ) {
+        self.baseUrl = baseUrl
+        self.plugins = plugins
+        if let mockingBehavior {
+            self.carrier = .mocks(mockingBehavior)
+        } else {
+            self.carrier = .network(URLSessionTransport(configuration: .ephemeral))
+        }
     }
 }

@@ -18,3 +18,10 @@ struct InvalidRequestError: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
 }
+
+/// A mocked provider found no mocked response; the pipeline reports it as
+/// ``ApiError/emptyMockedResponse(endpoint:)``.
+struct MissingMockedResponseError: Error, CustomStringConvertible {
+    let endpoint: String
+    var description: String { "No mocked response for \(endpoint)" }
+}

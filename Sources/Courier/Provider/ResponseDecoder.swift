@@ -52,6 +52,9 @@ enum ResponseDecoder {
 
     private static func mapTransportError<ClientErrorType>(_ error: Error) -> ApiError<ClientErrorType> {
         if let invalid = error as? InvalidRequestError { return .invalidRequest(reason: invalid.reason) }
+        if let missing = error as? MissingMockedResponseError {
+            return .emptyMockedResponse(endpoint: missing.endpoint)
+        }
         if let urlError = error as? URLError, urlError.code == .cancelled { return .cancelled }
         if error is CancellationError { return .cancelled }
         return .noResponseReceived(error: error)

@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension MockingBehavior {
+    /// Answers `request` in place of the network: at once without a delay, else when the scheduler runs it.
+    ///
+    /// The mocked response is chosen now, so the call numbers follow the order in which requests were sent.
+    /// - Returns: The cancel action; cancelling delivers `URLError(.cancelled)` at once and unschedules the answer.
+    func answer(
+        _ request: URLRequest,
+        for endpoint: EndpointType,
+        deliver: @escaping @Sendable (Exchange) -> Void
+    ) -> @Sendable () -> Void {
+        let callNumber = answeredRequests.withLock { count in
+            count += 1
+            return count
+        }
+        let mocked = mockedResponseProvider(endpoint, request, callNumber)
+        let exchange = Self.exchange(answering: request, with: mocked, endpoint: endpoint)
+        guard let delay else {
+            deliver(exchange)
+            return {}
+        }
+        let delivered = Locked(false)
+        let deliverOnce: @Sendable (Exchange) -> Void = { exchange in
+            let isFirst = delivered.withLock { wasDelivered in
+                defer { wasDelivered = true }
+                return !wasDelivered
+            }
+            if isFirst { deliver(exchange) }
+        }
+        let work = scheduler.schedule(after: delay) { deliverOnce(exchange) }
+        return {
+            work.cancel()
+            deliverOnce(Exchange(request: request, error: URLError(.cancelled)))
+        }
+    }
+
+    /// What the transport would have delivered for `mocked`: a response for the full request URL and its body,
+    /// or the transport error.
+    private static func exchange(
+        answering request: URLRequest,
+        with mocked: MockedResponse?,
+        endpoint: EndpointType
+    ) -> Exchange {
+        guard let mocked else {
+            let name = "\(EndpointType.self).\(endpoint)"
+            return Exchange(request: request, error: MissingMockedResponseError(endpoint: name))
+        }
+        if let transportError = mocked.transportError {
+            return Exchange(request: request, error: transportError)
+        }
+        guard
+            let url = request.url,
+            let response = HTTPURLResponse(
+                url: url,
+                statusCode: mocked.status.code,
+                httpVersion: "HTTP/1.1",
+                headerFields: mocked.headers
+            )
+        else {
+            let reason =
+                "the mocked response \(mocked.status) could not be made into an HTTP response for "
+                + "\(request.url?.absoluteString ?? "a request without URL")"
+            return Exchange(request: request, error: InvalidRequestError(reason: reason))
+        }
+        // URLSession delivers an empty body as empty data, not nil; plugins see the same for a mock.
+        return Exchange(request: request, data: mocked.bodyData ?? Data(), response: response)
+    }
+}

@@ -1,0 +1,44 @@
+import Dispatch
+
+/// A real-time scheduler that runs work on a dispatch queue once the delay has passed.
+///
+/// This is the scheduler for running an app against mocked responses (a demo mode, a UI preview): the delay is
+/// really waited for, without blocking any thread.
+public struct DispatchQueueScheduler: Scheduler {
+    /// The queue the work runs on.
+    public let queue: DispatchQueue
+
+    private let start = ContinuousClock.now
+
+    /// Creates a scheduler running work on `queue`.
+    ///
+    /// The default is a global concurrent queue, which works in any process. The main queue only runs work while
+    /// the main thread serves it (an app's run loop, `dispatchMain()`), so blocking the main thread on a request
+    /// that it would deliver never ends.
+    public init(queue: DispatchQueue = .global()) {
+        self.queue = queue
+    }
+
+    /// The real time passed since the scheduler was created.
+    public var now: Duration { start.duration(to: .now) }
+
+    /// Runs `work` on ``queue`` after `delay`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let cancelled = Locked(false)
+        queue.asyncAfter(deadline: .now() + Self.dispatchInterval(delay)) {
+            guard !cancelled.withLock({ $0 }) else { return }
+            work()
+        }
+        return ScheduledWork { cancelled.withLock { $0 = true } }
+    }
+
+    /// Whole nanoseconds, saturating: `Duration` reaches far beyond what `DispatchTimeInterval` can hold.
+    private static func dispatchInterval(_ delay: Duration) -> DispatchTimeInterval {
+        guard delay > .zero else { return .nanoseconds(0) }
+        let (seconds, attoseconds) = delay.components
+        let maximumSeconds = Int64(Int.max / 1_000_000_000) - 1
+        guard seconds < maximumSeconds else { return .seconds(Int(maximumSeconds)) }
+        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}

@@ -1,0 +1,54 @@
+import Courier
+import Dispatch
+import Testing
+
+/// The schedulers for running against mocks outside of virtual time.
+@Suite(.timeLimit(.minutes(1))) struct LiveSchedulerTests {
+    @Test func theImmediateSchedulerRunsWorkBeforeReturningWhateverTheDelay() {
+        let ran = EventLog<Int>()
+        let scheduler: any Scheduler = .immediate
+        scheduler.schedule(after: .seconds(3600)) { ran.append(1) }
+        #expect(ran.events == [1])
+        #expect(scheduler.now == .zero)
+    }
+
+    @Test func theDispatchQueueSchedulerRunsWorkOnItsQueueAfterTheDelay() async {
+        let queue = DispatchQueue(label: "LiveSchedulerTests")
+        let scheduler = DispatchQueueScheduler(queue: queue)
+        let scheduledAt = scheduler.now
+        let ranAt: Duration = await withCheckedContinuation { continuation in
+            scheduler.schedule(after: .milliseconds(20)) {
+                dispatchPrecondition(condition: .onQueue(queue))
+                continuation.resume(returning: scheduler.now)
+            }
+        }
+        #expect(ranAt - scheduledAt >= .milliseconds(20))
+    }
+
+    @Test func cancelledWorkNeverRunsOnTheDispatchQueueScheduler() async {
+        let scheduler = DispatchQueueScheduler()
+        let ran = EventLog<String>()
+        scheduler.schedule(after: .milliseconds(5)) { ran.append("cancelled") }.cancel()
+        await withCheckedContinuation { continuation in
+            scheduler.schedule(after: .milliseconds(30)) {
+                ran.append("kept")
+                continuation.resume()
+            }
+        }
+        #expect(ran.events == ["kept"])
+    }
+
+    @Test func aMockingBehaviorWithoutSchedulerReallyWaitsOutItsDelay() async {
+        let provider = ApiProvider<TodoApi>(mockingBehavior: MockingBehavior(delay: .milliseconds(30)))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = await provider.response(on: .list, decodeBodyTo: [Todo].self)
+        #expect(started.duration(to: clock.now) >= .milliseconds(30))
+        #expect(result == .success([Todo(id: 1, title: "Buy milk")]))
+    }
+
+    @Test func hugeDelaysDoNotOverflow() {
+        let scheduler = DispatchQueueScheduler()
+        scheduler.schedule(after: .seconds(Int64.max)) { Issue.record("ran") }.cancel()
+    }
+}
