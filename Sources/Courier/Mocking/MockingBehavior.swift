@@ -19,7 +19,7 @@ import FoundationNetworking
 ///
 /// When the answer arrives:
 /// - without a delay, before the call returns (a completion handler runs inside `performRequest`);
-/// - with a delay, when ``scheduler`` runs it: inside the ``TestScheduler/advance(by:)-(Duration)`` call that
+/// - with a delay, when ``scheduler`` runs it: inside the `advance(by:)` call that
 ///   reaches it, or on ``DispatchQueueScheduler/queue`` once the time has passed.
 public struct MockingBehavior<EndpointType: Endpoint>: Sendable {
     /// How long a mocked answer takes, or `nil` to answer at once.
@@ -59,7 +59,7 @@ public struct MockingBehavior<EndpointType: Endpoint>: Sendable {
     /// ```
     /// - Parameters:
     ///   - delay: How long each answer takes on `scheduler`; `nil` answers at once.
-    ///   - scheduler: Waits out the delay (see ``init(delay:scheduler:mockedResponseProvider:)-(_,_,(EndpointType)->MockedResponse?)``).
+    ///   - scheduler: Waits out the delay; the default waits in real time on a global queue.
     ///   - mockedResponseProvider: Called once per request, in the order the requests are sent, with the endpoint,
     ///     the `URLRequest` after all plugins changed it, and the request's number (1 for the first this
     ///     behavior answers, across all endpoints and all providers sharing the behavior).

@@ -13,7 +13,7 @@ extension TestScheduler {
         await advance(to: now + duration)
     }
 
-    /// Moves the clock to `instant`, as ``advance(by:)-(Duration)`` does.
+    /// Moves the clock to `instant`, as `advance(by:)` does.
     public func advance(to instant: Duration) async {
         await letOtherTasksRun(waitingForFirstWork: pendingWorkCount == 0)
         while let work = takeNextWork(dueBy: instant) {

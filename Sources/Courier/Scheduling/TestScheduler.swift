@@ -1,6 +1,6 @@
 /// A scheduler on virtual time: nothing it holds runs until a test moves its clock.
 ///
-/// ``advance(by:)`` moves ``now`` forward and runs, in order, exactly the work that falls due on the way, each
+/// `advance(by:)` moves ``now`` forward and runs, in order, exactly the work that falls due on the way, each
 /// piece at its own due time (``now`` reads that time while it runs). Work due at the same instant runs in the
 /// order it was scheduled. Nothing sleeps and nothing waits for real time, so a test of a 30-second timeout
 /// takes microseconds.
@@ -17,7 +17,7 @@
 /// ```
 ///
 /// Every method has a synchronous form for code that started its requests itself (the completion door) and an
-/// `async` form for requests started by other tasks (`async let`, task groups); see <doc:Testing>.
+/// `async` form for requests started by other tasks (`async let`, task groups); see <doc:TestingWithMocks>.
 public final class TestScheduler: Scheduler {
     struct Item {
         let due: Duration

@@ -38,7 +38,7 @@ enum TodoApi: Endpoint, Equatable {
     }
 }
 
-// The mocks exactly as the README shows them.
+// README snippet: start
 extension TodoApi {
     var mockedResponse: MockedResponse? {
         switch self {
@@ -48,6 +48,7 @@ extension TodoApi {
         }
     }
 }
+// README snippet: end
 
 /// The kind of type users test with a mocked provider: it hides the API behind plain methods.
 struct TodoService: Sendable {
