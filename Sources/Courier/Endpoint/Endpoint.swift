@@ -39,7 +39,7 @@ public protocol Endpoint: Sendable {
     /// The encoder for request bodies built from `Encodable` values.
     var encoder: JSONEncoder { get }
 
-    /// The response a mocked provider answers with instead of calling the server.
+    /// The response a mocked provider answers with instead of calling the server (see ``MockingBehavior``).
     var mockedResponse: MockedResponse? { get }
 }
 

@@ -23,6 +23,8 @@ import FoundationNetworking
 ///   reaches it, or on ``DispatchQueueScheduler/queue`` once the time has passed.
 public struct MockingBehavior<EndpointType: Endpoint>: Sendable {
     /// How long a mocked answer takes, or `nil` to answer at once.
+    ///
+    /// A delay of zero still goes through the scheduler: on a ``TestScheduler`` it arrives with the next `advance`.
     public let delay: Duration?
 
     /// The scheduler that waits out ``delay``.

@@ -3,9 +3,11 @@ import Foundation
 extension ApiProvider {
     /// Sends the request for `endpoint` and calls `completion` with the decoded body or the error.
     ///
-    /// For a request that was sent, `completion` runs on a background queue and may block (e.g. call
+    /// For a request sent over the network, `completion` runs on a background queue and may block (e.g. call
     /// ``performRequestAndWait(on:decodeBodyTo:)``) without stalling other requests. For a request that could
-    /// not be built (``ApiError/invalidRequest(reason:)``) it runs before this method returns.
+    /// not be built (``ApiError/invalidRequest(reason:)``) it runs before this method returns. A mocked provider
+    /// (``MockingBehavior``) calls it before this method returns when the behavior has no delay, and otherwise
+    /// where the scheduler runs the answer: inside the ``TestScheduler``'s `advance` call that reaches it.
     /// The body is decoded on that background queue, which is why `ResultType`'s metatype must be sendable
     /// (true of every type whose `Decodable` conformance is not isolated to an actor).
     /// - Returns: A handle that cancels the request; ignoring it is fine.

@@ -7,6 +7,9 @@ extension ApiProvider {
     /// Safe from a completion handler and from inside a Swift concurrency task: the request is carried by
     /// URLSession's and Dispatch's own threads, never by the thread or task that waits. It still blocks that
     /// thread, so prefer ``response(on:decodeBodyTo:)`` in `async` code.
+    ///
+    /// With a mocked provider whose behavior has a delay, it blocks until the scheduler delivers the answer:
+    /// another thread must advance a ``TestScheduler`` (see <doc:TestingWithMocks>).
     public func performRequestAndWait<ResultType: Decodable>(
         on endpoint: EndpointType,
         decodeBodyTo: ResultType.Type

@@ -8,7 +8,8 @@ import FoundationNetworking
 ///
 /// Three entry points lead into the same pipeline (build the request, run the plugins, send it, decode the
 /// answer, run the plugins again): a completion handler, a blocking wait and `async`. A provider is `Sendable`:
-/// share one between any number of tasks and threads.
+/// share one between any number of tasks and threads. Made with a ``MockingBehavior``, it answers with mocked
+/// responses instead of the network, for tests.
 ///
 /// ```swift
 /// let provider = ApiProvider<TodoApi>()
