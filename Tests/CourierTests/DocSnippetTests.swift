@@ -31,6 +31,8 @@ import Testing
         ("README snippet", "Tests/CourierTests/Support/TodoApi.swift", [readme, article]),
         ("README snippet", "Tests/CourierTests/TodoServiceXCTests.swift", [readme, article]),
         ("DocC snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [article]),
+        ("Scripting snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
+        ("Wait door snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
     ])
     func theDocumentsShowTheCodeThatRuns(marker: String, testFile: String, documents: [String]) throws {
         let snippet = try Self.snippet(marker, in: testFile)

@@ -1,6 +1,7 @@
-import Courier
 import Dispatch
 import Testing
+
+@testable import Courier
 
 /// The schedulers for running against mocks outside of virtual time.
 @Suite(.timeLimit(.minutes(1))) struct LiveSchedulerTests {
@@ -47,8 +48,11 @@ import Testing
         #expect(result == .success([Todo(id: 1, title: "Buy milk")]))
     }
 
-    @Test func hugeDelaysDoNotOverflow() {
-        let scheduler = DispatchQueueScheduler()
-        scheduler.schedule(after: .seconds(Int64.max)) { Issue.record("ran") }.cancel()
+    @Test func delaysBecomeWholeNanosecondsAndSaturateInsteadOfOverflowing() {
+        #expect(DispatchQueueScheduler.dispatchInterval(.milliseconds(1_500)) == .nanoseconds(1_500_000_000))
+        #expect(DispatchQueueScheduler.dispatchInterval(.zero) == .nanoseconds(0))
+        #expect(DispatchQueueScheduler.dispatchInterval(.seconds(-5)) == .nanoseconds(0))
+        let maximumSeconds = Int(Int64(Int.max / 1_000_000_000) - 1)
+        #expect(DispatchQueueScheduler.dispatchInterval(.seconds(Int64.max)) == .seconds(maximumSeconds))
     }
 }

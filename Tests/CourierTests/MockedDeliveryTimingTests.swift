@@ -2,6 +2,10 @@ import Courier
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// When a mocked answer arrives, through each door: never before its due time, exactly at it, deterministically.
 @Suite(.timeLimit(.minutes(1))) struct MockedDeliveryTimingTests {
     let scheduler = TestScheduler()
@@ -34,6 +38,40 @@ import Testing
         scheduler.advance(by: .milliseconds(1))
         #expect(deliveredAt.events == [.milliseconds(300)])
         #expect(clock.readings.events == [.milliseconds(300)])
+    }
+
+    @Test func anAdvancePastTheDueTimeDeliversAtTheDueTimeAndLeavesTheClockAtItsEnd() {
+        let deliveredAt = EventLog<Duration>()
+        let scheduler = self.scheduler
+        provider().performRequest(on: .list, decodeBodyTo: [Todo].self) { _ in deliveredAt.append(scheduler.now) }
+        scheduler.advance(by: .milliseconds(500))
+        #expect(deliveredAt.events == [.milliseconds(300)])
+        #expect(scheduler.now == .milliseconds(500))
+    }
+
+    @Test func theDelayCountsFromWhenTheRequestEnteredTheProvider() {
+        // A plugin that moves the clock while the request is on its way, as another thread's advance could.
+        let scheduler = self.scheduler
+        let provider = ApiProvider<TodoApi>(
+            plugins: [ClockMovingPlugin(scheduler, by: .milliseconds(100)), clock],
+            mockingBehavior: MockingBehavior(delay: .milliseconds(300), scheduler: scheduler)
+        )
+        provider.performRequest(on: .list, decodeBodyTo: [Todo].self) { _ in }
+        #expect(scheduler.pendingDueTimes == [.milliseconds(300)])
+        scheduler.advance(to: .milliseconds(300))
+        #expect(clock.readings.events == [.milliseconds(300)])
+    }
+
+    @Test func aRequestWhoseDueTimePassedOnItsWayIsAnsweredAtOnce() {
+        let scheduler = self.scheduler
+        let delivered = EventLog<Int>()
+        let provider = ApiProvider<TodoApi>(
+            plugins: [ClockMovingPlugin(scheduler, by: .milliseconds(500))],
+            mockingBehavior: MockingBehavior(delay: .milliseconds(300), scheduler: scheduler)
+        )
+        provider.performRequest(on: .list, decodeBodyTo: [Todo].self) { delivered.append((try? $0.get().count) ?? -1) }
+        #expect(delivered.events == [1])
+        #expect(scheduler.pendingWorkCount == 0)
     }
 
     @Test(arguments: Door.allCases) func aDelayedMockArrivesNotBeforeAndExactlyAtItsDueTime(door: Door) async {
@@ -141,10 +179,14 @@ import Testing
                 }
             }
         }
-        // Step through time: each answer arrives in the step that reaches its due time.
+        // Step through time: each answer arrives in the step that reaches its due time, not before, not after.
         for step in stride(from: 0, through: 700, by: 50) {
             scheduler.advance(to: .milliseconds(step))
-            #expect(deliveries.events.allSatisfy { $0.at <= .milliseconds(step) })
+            let dueByNow = delaysInMilliseconds.enumerated().filter { $0.element <= step }.map(\.offset)
+            let expectedLabels = providers.indices.flatMap { round in
+                dueByNow.map { round * delaysInMilliseconds.count + $0 }
+            }
+            #expect(Set(deliveries.events.map(\.label)) == Set(expectedLabels), "at \(step) ms")
         }
 
         let expected = providers.indices
@@ -183,6 +225,21 @@ final class ClockReadingPlugin: Plugin<TodoApi>, @unchecked Sendable {
         endpoint: TodoApi
     ) {
         readings.append(scheduler.now)
+    }
+}
+
+/// Advances a test scheduler while a request passes through the plugins.
+final class ClockMovingPlugin: Plugin<TodoApi>, @unchecked Sendable {
+    let scheduler: TestScheduler
+    let duration: Duration
+
+    init(_ scheduler: TestScheduler, by duration: Duration) {
+        self.scheduler = scheduler
+        self.duration = duration
+    }
+
+    override func modifyRequest(_ request: inout URLRequest, endpoint: TodoApi) {
+        scheduler.advance(by: duration)
     }
 }
 

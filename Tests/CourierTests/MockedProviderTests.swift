@@ -177,14 +177,39 @@ import FoundationNetworking
         }
     }
 
+    @Test func aMockThatCannotBecomeAnHttpResponseFailsAsNoResponseAfterThePluginsSawItSent() async {
+        let plugin = RecordingPlugin("p")
+        let provider = ApiProvider<TestApi>(
+            plugins: [plugin, UrlRemovingPlugin()],
+            mockingBehavior: MockingBehavior { _ in MockedResponse(status: .ok) }
+        )
+        let result = await provider.response(on: .echo())
+        guard case .failure(.noResponseReceived(let error?)) = result else {
+            Issue.record("expected noResponseReceived, got \(result)")
+            return
+        }
+        #expect(error.localizedDescription.contains("could not be made into an HTTP response"))
+        #expect(plugin.log.events == ["p.modify", "p.will", "p.did"])
+    }
+
     @Test func theMicroyaSpellingsOfAMissingMockStillWork() {
         let error = ApiError<TestError>.emptyMockedResponse(endpoint: "TestApi.drop")
         #expect(error == .emptyMockedResponse)
+        #expect(ApiError<TestError>.emptyMockedResponse == error)
+        #expect(error != .emptyMockedResponse(endpoint: "TestApi.challenge"))
+        #expect(error == .emptyMockedResponse(endpoint: "TestApi.drop"))
         let matched: Bool
         switch error {
         case .emptyMockedResponse: matched = true
         default: matched = false
         }
         #expect(matched)
+    }
+}
+
+/// Takes the URL off the request, which no transport and no mock can answer.
+final class UrlRemovingPlugin: Plugin<TestApi>, @unchecked Sendable {
+    override func modifyRequest(_ request: inout URLRequest, endpoint: TestApi) {
+        request.url = nil
     }
 }

@@ -1,5 +1,6 @@
-import Courier
 import Testing
+
+@testable import Courier
 
 /// Virtual time: work runs exactly when the clock reaches it, in order, and leftovers are reported.
 @Suite struct TestSchedulerTests {
@@ -125,8 +126,13 @@ import Testing
     @Test func waitingForPendingWorkEndsWhenTheWaitingTaskIsCancelled() async {
         let scheduler = scheduler
         let waiting = Task { await scheduler.waitForPendingWork(count: 1) }
+        // Cancel only once the waiter is registered, so the cancellation handler is what ends the wait.
+        while scheduler.state.withLock({ $0.waiters.isEmpty }) {
+            await Task.yield()
+        }
         waiting.cancel()
         await waiting.value
+        #expect(scheduler.state.withLock { $0.waiters.isEmpty })
         #expect(scheduler.pendingWorkCount == 0)
     }
 

@@ -59,6 +59,36 @@ import Testing
         #expect(await service.loadTodos().count == 1)
     }
 
+    @Test func answersCanBeScriptedByCallNumber() async {
+        // Scripting snippet: start
+        let behavior = MockingBehavior<TodoApi> { endpoint, request, callNumber in
+            callNumber == 1 ? endpoint.mock(status: .unauthorized) : endpoint.mockedResponse
+        }
+        // Scripting snippet: end
+        let provider = ApiProvider(mockingBehavior: behavior)
+        #expect(
+            await provider.response(on: .delete(id: 1)) == .failure(.clientError(statusCode: 401, clientError: nil))
+        )
+        #expect(await provider.response(on: .delete(id: 1)) == .success(EmptyBodyResponse()))
+    }
+
+    @Test func theWaitDoorIsAnsweredWhenAnotherTaskAdvances() async throws {
+        let provider = ApiProvider<TodoApi>(
+            mockingBehavior: MockingBehavior(delay: .milliseconds(300), scheduler: scheduler)
+        )
+        // Wait door snippet: start
+        async let result = withCheckedContinuation { continuation in
+            Thread.detachNewThread {  // a thread of its own: never block one of Swift concurrency's few threads
+                continuation.resume(returning: provider.performRequestAndWait(on: .list, decodeBodyTo: [Todo].self))
+            }
+        }
+        await scheduler.waitForPendingWork(count: 1)  // the blocked thread has sent its request
+        await scheduler.advance(by: .milliseconds(300))  // … and now it gets its answer
+        let loaded = await result
+        // Wait door snippet: end
+        #expect(loaded == .success([Todo(id: 1, title: "Buy milk")]))
+    }
+
     @Test func leftoverWorkIsReportedWhenTheTestForgetsToAdvance() async throws {
         let service = service(delay: .seconds(5))
         let pending = Task { await service.loadTodos() }

@@ -8,10 +8,14 @@ extension MockingBehavior {
     /// Answers `request` in place of the network: at once without a delay, else when the scheduler runs it.
     ///
     /// The mocked response is chosen now, so the call numbers follow the order in which requests were sent.
+    /// - Parameter startedAt: The scheduler's clock when the request entered the pipeline; the delay counts from
+    ///   then. If the clock has already passed the due time (a test advanced it while the request was on its
+    ///   way), the answer is delivered at once instead of a full delay later.
     /// - Returns: The cancel action; cancelling delivers `URLError(.cancelled)` at once and unschedules the answer.
     func answer(
         _ request: URLRequest,
         for endpoint: EndpointType,
+        startedAt: Duration,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) -> @Sendable () -> Void {
         let callNumber = answeredRequests.withLock { count in
@@ -24,6 +28,11 @@ extension MockingBehavior {
             deliver(exchange)
             return {}
         }
+        let remaining = delay - max(scheduler.now - startedAt, .zero)
+        if delay > .zero && remaining <= .zero {
+            deliver(exchange)
+            return {}
+        }
         let delivered = Locked(false)
         let deliverOnce: @Sendable (Exchange) -> Void = { exchange in
             let isFirst = delivered.withLock { wasDelivered in
@@ -32,7 +41,7 @@ extension MockingBehavior {
             }
             if isFirst { deliver(exchange) }
         }
-        let work = scheduler.schedule(after: delay) { deliverOnce(exchange) }
+        let work = scheduler.schedule(after: remaining) { deliverOnce(exchange) }
         return {
             work.cancel()
             deliverOnce(Exchange(request: request, error: URLError(.cancelled)))
@@ -63,9 +72,9 @@ extension MockingBehavior {
             )
         else {
             let reason =
-                "the mocked response \(mocked.status) could not be made into an HTTP response for "
-                + "\(request.url?.absoluteString ?? "a request without URL")"
-            return Exchange(request: request, error: InvalidRequestError(reason: reason))
+                "The mocked response \(mocked.status) could not be made into an HTTP response for "
+                + "\(request.url?.absoluteString ?? "a request without URL")."
+            return Exchange(request: request, error: UnusableMockedResponseError(reason: reason))
         }
         // URLSession delivers an empty body as empty data, not nil; plugins see the same for a mock.
         return Exchange(request: request, data: mocked.bodyData ?? Data(), response: response)

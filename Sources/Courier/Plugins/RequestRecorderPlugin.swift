@@ -13,8 +13,9 @@ import FoundationNetworking
 /// _ = await provider.response(on: .delete(id: 3))
 /// #expect(recorder.requests.map(\.urlRequest.httpMethod) == ["DELETE"])
 /// ```
-/// A request is recorded as it is handed to the network or the mocks, after every plugin's
-/// ``Plugin/modifyRequest(_:endpoint:)``; one that could not be built is not recorded, as it was never sent.
+/// A request is recorded when plugins get ``Plugin/willPerformRequest(_:endpoint:)``, after every plugin's
+/// ``Plugin/modifyRequest(_:endpoint:)``. One that could not be built is not recorded; one cancelled in the instant
+/// between that hook and being handed to the network or the mocks is, although it never left.
 public final class RequestRecorderPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// One sent request.
     public struct RecordedRequest: Sendable {

@@ -43,21 +43,24 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
     case emptyMockedResponse(endpoint: String)
 
     /// ``emptyMockedResponse(endpoint:)`` without a name, which compares equal to it whatever the endpoint, so that
-    /// tests written as `XCTAssertEqual(error, .emptyMockedResponse)` keep working.
+    /// Microya-style tests written as `XCTAssertEqual(error, .emptyMockedResponse)` keep working; two named ones
+    /// are equal only when they name the same endpoint.
     public static var emptyMockedResponse: Self { .emptyMockedResponse(endpoint: "") }
 }
 
 extension ApiError: Equatable where ClientErrorType: Equatable {
     /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code,
-    /// conversion failures by type name, responses by URL, and missing mocks whatever their endpoint.
+    /// conversion failures by type name, responses by URL; an unnamed missing mock matches any named one.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.invalidRequest(let left), .invalidRequest(let right)):
             return left == right
         case (.noResponseReceived(let left), .noResponseReceived(let right)):
             return sameUnderlyingError(left, right)
-        case (.cancelled, .cancelled), (.emptyMockedResponse, .emptyMockedResponse):
+        case (.cancelled, .cancelled):
             return true
+        case (.emptyMockedResponse(let left), .emptyMockedResponse(let right)):
+            return left.isEmpty || right.isEmpty || left == right
         case (.noDataInResponse(let left), .noDataInResponse(let right)),
             (.serverError(let left), .serverError(let right)),
             (.unexpectedStatusCode(let left), .unexpectedStatusCode(let right)):

@@ -7,7 +7,8 @@ extension ApiProvider {
     /// ``performRequestAndWait(on:decodeBodyTo:)``) without stalling other requests. For a request that could
     /// not be built (``ApiError/invalidRequest(reason:)``) it runs before this method returns. A mocked provider
     /// (``MockingBehavior``) calls it before this method returns when the behavior has no delay, and otherwise
-    /// where the scheduler runs the answer: inside the ``TestScheduler``'s `advance` call that reaches it.
+    /// where the scheduler runs the answer: inside the ``TestScheduler``'s `advance` call that reaches it. There it
+    /// must not block waiting for another answer from the same test scheduler, which only that advance can deliver.
     /// The body is decoded on that background queue, which is why `ResultType`'s metatype must be sendable
     /// (true of every type whose `Decodable` conformance is not isolated to an actor).
     /// - Returns: A handle that cancels the request; ignoring it is fine.

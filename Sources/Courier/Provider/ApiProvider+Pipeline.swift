@@ -21,6 +21,9 @@ extension ApiProvider {
         transportDeliveryQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
+        // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
+        // test advancing the scheduler from another thread) is not added to it.
+        let mockClockAtStart = mockingBehavior?.scheduler.now
         let deliver: @Sendable (Exchange) -> Void = { exchange in
             handle.finish()
             deliver(exchange)
@@ -44,6 +47,7 @@ extension ApiProvider {
         send(
             request,
             endpoint: endpoint,
+            mockClockAtStart: mockClockAtStart,
             handle: handle,
             transportDeliveryQueue: transportDeliveryQueue,
             deliver: deliver
@@ -54,6 +58,7 @@ extension ApiProvider {
     private func send(
         _ request: URLRequest,
         endpoint: EndpointType,
+        mockClockAtStart: Duration?,
         handle: CancellableRequest,
         transportDeliveryQueue: DispatchQueue?,
         deliver: @escaping @Sendable (Exchange) -> Void
@@ -72,7 +77,8 @@ extension ApiProvider {
             case .mocks(let mockingBehavior):
                 // Delivered where the scheduler runs it, never re-queued: that is what makes a mocked answer
                 // arrive inside the `advance` call that reaches it, or before `performRequest` returns.
-                return mockingBehavior.answer(request, for: endpoint, deliver: deliver)
+                let startedAt = mockClockAtStart ?? mockingBehavior.scheduler.now
+                return mockingBehavior.answer(request, for: endpoint, startedAt: startedAt, deliver: deliver)
             }
         }
         if !started {

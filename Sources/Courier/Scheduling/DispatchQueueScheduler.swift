@@ -34,7 +34,7 @@ public struct DispatchQueueScheduler: Scheduler {
     }
 
     /// Whole nanoseconds, saturating: `Duration` reaches far beyond what `DispatchTimeInterval` can hold.
-    private static func dispatchInterval(_ delay: Duration) -> DispatchTimeInterval {
+    static func dispatchInterval(_ delay: Duration) -> DispatchTimeInterval {
         guard delay > .zero else { return .nanoseconds(0) }
         let (seconds, attoseconds) = delay.components
         let maximumSeconds = Int64(Int.max / 1_000_000_000) - 1

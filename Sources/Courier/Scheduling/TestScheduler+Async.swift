@@ -3,66 +3,70 @@ extension TestScheduler {
     /// way, and lets other tasks catch up before and after each piece of work.
     ///
     /// Use this form when the requests were started by other tasks, as with
-    /// `async let todos = service.loadTodos()` followed by `await scheduler.advance(by:)`: a child task may not
-    /// have reached its request when the parent calls `advance`, and a task resumed by a delivered answer may go
-    /// on to schedule more work. Catching up means handing the cooperative thread pool to the other tasks through
-    /// a bounded number of yields until no new work has been scheduled for a while; nothing sleeps or reads the
-    /// real clock. It covers the usual `async let` pattern; when a request is started by code the test cannot see
-    /// finish (another thread, a thousand tasks), ``waitForPendingWork(count:)`` is the exact handshake.
+    /// `async let todos = service.loadTodos()` followed by `await scheduler.advance(by:)`: the child task may not
+    /// have reached its request yet when the parent calls `advance`, and a task resumed by a delivered answer may
+    /// go on to send another request. Catching up means yielding the thread pool to other tasks, a bounded number
+    /// of times, until nothing new has been scheduled for a while (longer when new work is expected); nothing
+    /// sleeps or reads the real clock. A request that has entered a mocked provider is answered at its virtual due
+    /// time even if its task is held up on the way. Only a task that has not reached the provider at all by then
+    /// sends its request after the advance; where a test cannot rule that out (a thread of its own, a thousand
+    /// tasks), ``waitForPendingWork(count:)`` is the exact handshake.
     public func advance(by duration: Duration = .zero) async {
         await advance(to: now + duration)
     }
 
-    /// Moves the clock to `instant`, as `advance(by:)` does.
+    /// Moves the clock to `instant`, running the work that falls due on the way and letting other tasks catch up
+    /// before and after each piece of work.
     public func advance(to instant: Duration) async {
-        await letOtherTasksRun(waitingForFirstWork: pendingWorkCount == 0)
+        await letOtherTasksRun(expectingNewWork: true)
         while let work = takeNextWork(dueBy: instant) {
             work()
             // A task resumed by this work may send a follow-up request that falls due before `instant`.
-            await letOtherTasksRun(waitingForFirstWork: pendingWorkCount == 0 && now < instant)
+            await letOtherTasksRun(expectingNewWork: now < instant)
         }
-        moveClock(to: instant)
     }
 
     /// Runs all pending work, including work it schedules, letting other tasks catch up between pieces.
     public func run() async {
-        await letOtherTasksRun(waitingForFirstWork: pendingWorkCount == 0)
+        await letOtherTasksRun(expectingNewWork: true)
         while let work = takeNextWork(dueBy: nil) {
             work()
-            await letOtherTasksRun(waitingForFirstWork: pendingWorkCount == 0)
+            await letOtherTasksRun(expectingNewWork: pendingWorkCount == 0)
         }
     }
 
     /// Hands the cooperative thread pool to other tasks until scheduling has settled.
     ///
-    /// Each round trip through a low-priority detached task goes behind the jobs already enqueued. It yields until
-    /// ``quietRounds`` rounds in a row see nothing new scheduled. When `waitingForFirstWork` (nothing is pending
-    /// but time is still to pass: right after `async let`, or after an answer whose task may send the next
-    /// request), it also keeps yielding until some work appears, for up to ``firstWorkRounds`` rounds: the other
-    /// task's thread may have been preempted, and an advance that misses its request leaves the test waiting.
-    func letOtherTasksRun(waitingForFirstWork waitForFirstWork: Bool) async {
+    /// Swift offers no way to wait until another task has suspended, so this yields: each round awaits a
+    /// low-priority detached task, letting ready tasks run meanwhile. It stops once ``quietRounds`` rounds in a
+    /// row saw nothing new scheduled; when `expectingNewWork`, it first keeps going until something new is
+    /// scheduled, for at most ``newWorkRounds`` rounds, because the task about to send a request may not have
+    /// started yet (its thread busy or preempted). No real time is read or slept.
+    ///
+    /// A request that has entered a mocked provider never depends on this: its answer's due time counts from
+    /// the moment it entered, so if the clock passed that time while it was on its way, it is delivered at once
+    /// rather than a full delay after the advance (see ``MockingBehavior``).
+    func letOtherTasksRun(expectingNewWork: Bool) async {
         var lastSequence = state.withLock { $0.nextSequence }
-        var anythingScheduled = false
+        var sawNewWork = false
         var rounds = 0
-        var roundsWithoutNews = 0
-        while roundsWithoutNews < Self.quietRounds
-            || (waitForFirstWork && !anythingScheduled && rounds < Self.firstWorkRounds)
-        {
+        var quietRoundsInARow = 0
+        while quietRoundsInARow < Self.quietRounds || (expectingNewWork && !sawNewWork && rounds < Self.newWorkRounds) {
             await Task.detached(priority: .background) { await Task.yield() }.value
             rounds += 1
             let sequence = state.withLock { $0.nextSequence }
             if sequence != lastSequence {
                 lastSequence = sequence
-                anythingScheduled = true
-                roundsWithoutNews = 0
+                sawNewWork = true
+                quietRoundsInARow = 0
             } else {
-                roundsWithoutNews += 1
+                quietRoundsInARow += 1
             }
         }
     }
 
-    /// How many yields in a row without new work count as settled.
+    /// How many rounds in a row without new work count as settled.
     private static var quietRounds: Int { 16 }
-    /// How many yields to wait for the first piece of work when nothing is pending.
-    private static var firstWorkRounds: Int { 1_000 }
+    /// How many rounds to wait at most for new work that is expected.
+    private static var newWorkRounds: Int { 500 }
 }

@@ -1,9 +1,9 @@
 extension TestScheduler {
-    /// Suspends until at least `count` pieces of work are pending.
+    /// Suspends until at least `count` pieces of work are pending (work that was already pending counts too).
     ///
     /// The exact handshake for requests started elsewhere (another thread blocked in a wait-door call, a thousand
-    /// child tasks): wait until they have all been scheduled, then advance. Returns at once if they already are;
-    /// returns early if the waiting task is cancelled.
+    /// child tasks): wait until they have all been scheduled, then advance. Returns at once if they already are,
+    /// and early if the waiting task is cancelled.
     public func waitForPendingWork(count: Int = 1) async {
         let id = state.withLock { state in
             defer { state.nextWaiterId += 1 }
@@ -36,21 +36,5 @@ extension TestScheduler {
     public func checkNoPendingWork() throws(PendingWorkError) {
         let (now, dueTimes) = state.withLock { ($0.now, $0.items.map(\.due)) }
         guard dueTimes.isEmpty else { throw PendingWorkError(now: now, dueTimes: dueTimes) }
-    }
-}
-
-/// Work was still pending on a ``TestScheduler`` that was expected to be done.
-public struct PendingWorkError: Error, Equatable, CustomStringConvertible {
-    /// The scheduler's clock when it was checked.
-    public let now: Duration
-    /// When each pending piece of work is due, earliest first.
-    public let dueTimes: [Duration]
-
-    /// Says how much work is pending and when it falls due.
-    public var description: String {
-        let count = dueTimes.count == 1 ? "1 piece of work is" : "\(dueTimes.count) pieces of work are"
-        let due = dueTimes.map { "\($0)" }.joined(separator: ", ")
-        return "TestScheduler: \(count) still pending at \(now), due at \(due); advance the scheduler past them, "
-            + "run() it, or cancel the requests that scheduled them."
     }
 }

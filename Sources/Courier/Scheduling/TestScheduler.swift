@@ -16,8 +16,9 @@
 /// try scheduler.checkNoPendingWork()
 /// ```
 ///
-/// Every method has a synchronous form for code that started its requests itself (the completion door) and an
-/// `async` form for requests started by other tasks (`async let`, task groups); see <doc:TestingWithMocks>.
+/// `advance(by:)`, `advance(to:)` and `run()` each have a synchronous form, for code that started its
+/// requests itself (the completion door), and an `async` form, for requests started by other tasks (`async let`,
+/// task groups); see <doc:TestingWithMocks>.
 public final class TestScheduler: Scheduler {
     struct Item {
         let due: Duration
@@ -33,7 +34,7 @@ public final class TestScheduler: Scheduler {
 
     struct State {
         var now: Duration
-        /// Counts every piece of work ever scheduled; also tells a catching-up `advance` that work arrived.
+        /// Counts every piece of work ever scheduled; a catching-up `advance` watches it for new work.
         var nextSequence: UInt64 = 0
         var nextWaiterId: UInt64 = 0
         /// Sorted by due time, then by sequence: the next piece of work is always first.
@@ -92,7 +93,6 @@ public final class TestScheduler: Scheduler {
         while let work = takeNextWork(dueBy: instant) {
             work()
         }
-        moveClock(to: instant)
     }
 
     /// Runs all pending work, including work it schedules, moving the clock to each piece's due time.
@@ -105,17 +105,19 @@ public final class TestScheduler: Scheduler {
     }
 
     /// Removes the first pending piece of work if it is due by `instant` (any is, for `nil`) and moves the clock
-    /// to its due time.
+    /// to its due time; when none is due, moves the clock to `instant` instead.
+    ///
+    /// Both happen under one lock, so work that another thread schedules meanwhile is either taken here or due
+    /// after `instant`: the clock never jumps past it.
     func takeNextWork(dueBy instant: Duration?) -> (@Sendable () -> Void)? {
         state.withLock { state in
-            guard let first = state.items.first, instant.map({ first.due <= $0 }) ?? true else { return nil }
+            guard let first = state.items.first, instant.map({ first.due <= $0 }) ?? true else {
+                if let instant { state.now = max(state.now, instant) }
+                return nil
+            }
             state.items.removeFirst()
             state.now = max(state.now, first.due)
             return first.work
         }
-    }
-
-    func moveClock(to instant: Duration) {
-        state.withLock { $0.now = max($0.now, instant) }
     }
 }
