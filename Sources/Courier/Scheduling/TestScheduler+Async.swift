@@ -6,7 +6,7 @@ extension TestScheduler {
     /// `async let todos = service.loadTodos()` followed by `await scheduler.advance(by:)`: the child task may not
     /// have reached its request yet when the parent calls `advance`, and a task resumed by a delivered answer may
     /// go on to send another request. Catching up means yielding the thread pool to other tasks, a bounded number
-    /// of times, until nothing new has been scheduled for a while (longer when new work is expected); nothing
+    /// of times, until nothing new has been scheduled for a while (longer while nothing is pending); nothing
     /// sleeps or reads the real clock. A request that has entered a mocked provider is answered at its virtual due
     /// time even if its task is held up on the way. Only a task that has not reached the provider at all by then
     /// sends its request after the advance; where a test cannot rule that out (a thread of its own, a thousand
@@ -18,7 +18,8 @@ extension TestScheduler {
     /// Moves the clock to `instant`, running the work that falls due on the way and letting other tasks catch up
     /// before and after each piece of work.
     public func advance(to instant: Duration) async {
-        await letOtherTasksRun(expectingNewWork: true)
+        // With nothing pending, the task about to send a request may not have started yet: wait longer for it.
+        await letOtherTasksRun(expectingNewWork: pendingWorkCount == 0)
         while let work = takeNextWork(dueBy: instant) {
             work()
             // A task resumed by this work may send a follow-up request that falls due before `instant`.
@@ -28,7 +29,7 @@ extension TestScheduler {
 
     /// Runs all pending work, including work it schedules, letting other tasks catch up between pieces.
     public func run() async {
-        await letOtherTasksRun(expectingNewWork: true)
+        await letOtherTasksRun(expectingNewWork: pendingWorkCount == 0)
         while let work = takeNextWork(dueBy: nil) {
             work()
             await letOtherTasksRun(expectingNewWork: pendingWorkCount == 0)
