@@ -15,6 +15,18 @@ struct FreeEndpoint: Endpoint {
     var method: HttpMethod = .get
     var queryParameters: [String: QueryParameterValue] = [:]
     var headers: [String: String] = ["Accept": "application/json"]
+    var ordered: [(key: String, value: QueryParameterValue)]?
+    var timeout: Duration?
+    var cachePolicy: URLRequest.CachePolicy = .useProtocolCachePolicy
+
+    var orderedQueryParameters: [(key: String, value: QueryParameterValue)] {
+        ordered ?? queryParameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// The request as it would be sent, or the reason it cannot be.
+    func built(baseUrl: URL? = nil) -> Result<URLRequest, InvalidRequestError> {
+        RequestBuilder.request(for: self, baseUrl: baseUrl, purpose: .inspecting).map(\.request)
+    }
 }
 
 /// URL joining, query encoding, methods and header checks, without the network.
@@ -36,7 +48,7 @@ struct FreeEndpoint: Endpoint {
     @Test(arguments: joins)
     func joinsBaseUrlAndSubpathWithOneSlash(base: String, subpath: String, url: String) throws {
         let endpoint = FreeEndpoint(baseUrl: URL(string: base)!, subpath: subpath)
-        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        let request = try endpoint.built().get()
         #expect(request.url?.absoluteString == url)
     }
 
@@ -44,7 +56,7 @@ struct FreeEndpoint: Endpoint {
         let endpoint = FreeEndpoint(queryParameters: [
             "z": "last", "tag": ["a", "b"], "q": "a+b c&d=e#f/g?h%i", "é": "ü", "empty": [],
         ])
-        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        let request = try endpoint.built().get()
         #expect(
             request.url?.query
                 == "q=a%2Bb%20c%26d%3De%23f%2Fg%3Fh%25i&tag=a&tag=b&z=last&%C3%A9=%C3%BC"
@@ -56,13 +68,12 @@ struct FreeEndpoint: Endpoint {
             baseUrl: URL(string: "https://api.example.com/v1?key=1")!,
             queryParameters: ["page": "2"]
         )
-        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        let request = try endpoint.built().get()
         #expect(request.url?.absoluteString == "https://api.example.com/v1/todos?key=1&page=2")
     }
 
     @Test func providerBaseUrlOverridesTheEndpoints() throws {
-        let request = try RequestBuilder.request(for: FreeEndpoint(), baseUrl: URL(string: "http://staging.local/v9"))
-            .get()
+        let request = try FreeEndpoint().built(baseUrl: URL(string: "http://staging.local/v9")).get()
         #expect(request.url?.absoluteString == "http://staging.local/v9/todos")
     }
 
@@ -71,18 +82,18 @@ struct FreeEndpoint: Endpoint {
             (HttpMethod.get, "GET", nil), (.head, "HEAD", nil), (.options, "OPTIONS", nil), (.delete, "DELETE", nil),
             (.post(body: Data("p".utf8)), "POST", Data("p".utf8)), (.put(Data("u".utf8)), "PUT", Data("u".utf8)),
             (.patch(body: nil), "PATCH", nil),
-            (.custom(verb: "PROPFIND", body: Data("x".utf8)), "PROPFIND", Data("x".utf8)),
+            (.custom(verb: "PROPFIND", body: .data(Data("x".utf8))), "PROPFIND", Data("x".utf8)),
         ] as [(HttpMethod, String, Data?)]
     )
     func setsMethodAndBody(method: HttpMethod, name: String, body: Data?) throws {
-        let request = try RequestBuilder.request(for: FreeEndpoint(method: method), baseUrl: nil).get()
+        let request = try FreeEndpoint(method: method).built().get()
         #expect(request.httpMethod == name)
         #expect(request.httpBody == body)
     }
 
     @Test func setsTheEndpointsHeaders() throws {
         let endpoint = FreeEndpoint(headers: ["X-Api-Version": "3", "Accept": "text/csv"])
-        let request = try RequestBuilder.request(for: endpoint, baseUrl: nil).get()
+        let request = try endpoint.built().get()
         #expect(request.value(forHTTPHeaderField: "x-api-version") == "3")
         #expect(request.value(forHTTPHeaderField: "Accept") == "text/csv")
     }
@@ -102,7 +113,7 @@ struct FreeEndpoint: Endpoint {
 
     @Test(arguments: refusals)
     func refusesWhatWouldNotArriveAsWritten(endpoint: FreeEndpoint, reason: String) {
-        switch RequestBuilder.request(for: endpoint, baseUrl: nil) {
+        switch endpoint.built() {
         case .success(let request): Issue.record("built \(request) where it should refuse")
         case .failure(let error): #expect(error.reason.contains(reason), "\(error.reason)")
         }

@@ -6,9 +6,9 @@ import FoundationNetworking
 
 /// One remote API described as a type, usually an `enum` with a case per call.
 ///
-/// Only ``ClientErrorType``, ``baseUrl``, ``subpath`` and ``method`` must be given; everything else has
-/// Microya's defaults: a plain `JSONEncoder`/`JSONDecoder`, JSON `Accept` and `Content-Type` headers, no
-/// query parameters and no mocked response.
+/// Only ``ClientErrorType``, ``baseUrl``, ``subpath`` and ``method`` must be given; everything else has a
+/// default: a plain `JSONEncoder`/`JSONDecoder`, an `Accept: application/json` header (the body sets its own
+/// `Content-Type`), no query parameters, the session's timeout and cache policy, and no mocked response.
 ///
 /// Endpoints are `Sendable` because a provider hands them to plugins and transports on other threads.
 public protocol Endpoint: Sendable {
@@ -27,11 +27,26 @@ public protocol Endpoint: Sendable {
     /// The HTTP method, with the body where the method has one.
     var method: HttpMethod { get }
 
-    /// The request headers.
+    /// The request headers. A `Content-Type` here (in any letter case) replaces the one the body would set; a
+    /// name given twice in different letter cases fails the request, as HTTP names are case-insensitive.
     var headers: [String: String] { get }
 
-    /// The query parameters, sent sorted by key and percent-encoded outside RFC 3986's unreserved characters.
+    /// The query parameters, sent sorted by key (a dictionary has no order of its own) and percent-encoded
+    /// outside RFC 3986's unreserved characters.
     var queryParameters: [String: QueryParameterValue] { get }
+
+    /// The query parameters in the order they are sent; by default ``queryParameters`` sorted by key.
+    ///
+    /// Give this instead of ``queryParameters`` when the order matters: `[("q", "swift"), ("page", 2)]`.
+    var orderedQueryParameters: [(key: String, value: QueryParameterValue)] { get }
+
+    /// How long the request may wait for data before it fails with ``ApiError/noResponseReceived(error:)``
+    /// (`URLError.timedOut`); `nil` keeps the session's (60 seconds by default). On Linux a fraction of a second
+    /// is rounded up, because FoundationNetworking only waits in whole seconds.
+    var timeout: Duration? { get }
+
+    /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`).
+    var cachePolicy: URLRequest.CachePolicy { get }
 
     /// The decoder for 2xx bodies and ``ClientErrorType`` bodies.
     var decoder: JSONDecoder { get }
@@ -48,13 +63,24 @@ private let defaultDecoder = JSONDecoder()
 private let defaultEncoder = JSONEncoder()
 
 extension Endpoint {
-    /// `application/json` for both `Accept` and `Content-Type`.
+    /// `Accept: application/json`; the `Content-Type` comes from the body (see ``HttpBody``).
     public var headers: [String: String] {
-        ["Accept": "application/json", "Content-Type": "application/json"]
+        ["Accept": "application/json"]
     }
 
     /// No query parameters.
     public var queryParameters: [String: QueryParameterValue] { [:] }
+
+    /// ``queryParameters`` sorted by key.
+    public var orderedQueryParameters: [(key: String, value: QueryParameterValue)] {
+        queryParameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// `nil`: the session's timeout.
+    public var timeout: Duration? { nil }
+
+    /// `.useProtocolCachePolicy`.
+    public var cachePolicy: URLRequest.CachePolicy { .useProtocolCachePolicy }
 
     /// A plain `JSONDecoder`, shared by all endpoints that do not name their own.
     ///

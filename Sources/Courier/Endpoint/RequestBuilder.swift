@@ -7,29 +7,87 @@ import FoundationNetworking
 /// Builds the `URLRequest` for an endpoint: URL joining, query encoding, method, body and headers.
 ///
 /// Every input that could produce a request different from what the endpoint says is refused with a reason
-/// instead: a base URL without an http(s) scheme or host, a method or header name that is not an HTTP token, a
-/// header value with CR, LF or NUL (header injection).
+/// instead: a base URL without an http(s) scheme or host, a `.` or `..` path segment, a method or header name that
+/// is not an HTTP token, a header value with CR, LF or NUL (header injection), a body that does not encode.
 enum RequestBuilder {
+    /// Where file contents of a body go: into a file that the transport streams (sending), or into the request
+    /// itself, so that it can be looked at (inspecting).
+    enum Purpose {
+        case sending
+        case inspecting
+    }
+
+    /// A built request, and the file its body is streamed from when it has one.
+    struct Built: Sendable {
+        var request: URLRequest
+        var bodyFile: BodyFile?
+    }
+
+    /// A body that the transport uploads from disk; a temporary one is deleted once the request has ended.
+    struct BodyFile: Sendable {
+        let url: URL
+        let isTemporary: Bool
+    }
+
     static func request<EndpointType: Endpoint>(
         for endpoint: EndpointType,
-        baseUrl: URL?
-    ) -> Result<URLRequest, InvalidRequestError> {
+        baseUrl: URL?,
+        purpose: Purpose = .sending
+    ) -> Result<Built, InvalidRequestError> {
         Result { () throws(InvalidRequestError) in
-            let url = try url(for: endpoint, baseUrl: baseUrl ?? endpoint.baseUrl)
-            var request = URLRequest(url: url)
+            var request = URLRequest(url: try url(for: endpoint, baseUrl: baseUrl ?? endpoint.baseUrl))
             let method = endpoint.method
-            guard isToken(method.name) else {
+            guard PercentEncoding.tokenCharacters.isSuperset(of: method.name.utf8), !method.name.isEmpty else {
                 throw InvalidRequestError(reason: "the method \(quoted(method.name)) is not a valid HTTP method token")
             }
             request.httpMethod = method.name
-            request.httpBody = method.body
-            // Checked before `setValue`: FoundationNetworking silently drops a value with CR or LF, which would
-            // send the request without the header instead of refusing it.
-            for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
-                try validateHeader(name: name, value: value)
-                request.setValue(value, forHTTPHeaderField: name)
+            request.cachePolicy = endpoint.cachePolicy
+            if let timeout = endpoint.timeout {
+                request.timeoutInterval = timeoutInterval(timeout)
             }
-            return request
+            var bodyFile: BodyFile?
+            if let body = method.body {
+                if ["GET", "HEAD"].contains(method.name.uppercased()) {
+                    throw InvalidRequestError(reason: "a \(method.name.uppercased()) request cannot carry a body")
+                }
+                let encoded = try encode(body, encoder: endpoint.encoder, purpose: purpose)
+                // One slot in Foundation: assigning a nil stream would clear the body.
+                if let data = encoded.data { request.httpBody = data }
+                if let stream = encoded.stream { request.httpBodyStream = stream }
+                bodyFile = encoded.file
+                try validateHeader(name: "Content-Type", value: encoded.contentType)
+                request.setValue(encoded.contentType, forHTTPHeaderField: "Content-Type")
+            }
+            do throws(InvalidRequestError) {
+                try setHeaders(endpoint.headers, on: &request)
+            } catch {
+                if let bodyFile, bodyFile.isTemporary { try? FileManager.default.removeItem(at: bodyFile.url) }
+                throw error
+            }
+            return Built(request: request, bodyFile: bodyFile)
+        }
+    }
+
+    /// The endpoint's headers over the body's `Content-Type`, names compared case-insensitively as HTTP does.
+    ///
+    /// Checked before `setValue`: FoundationNetworking silently drops a value with CR or LF, which would send the
+    /// request without the header instead of refusing it.
+    private static func setHeaders(
+        _ headers: [String: String],
+        on request: inout URLRequest
+    ) throws(InvalidRequestError) {
+        let sortedNames = headers.keys.sorted()
+        var seen: [String: String] = [:]
+        for name in sortedNames {
+            if let earlier = seen[name.lowercased()] {
+                throw InvalidRequestError(
+                    reason: "the header \(quoted(earlier)) is given twice, also as \(quoted(name))"
+                )
+            }
+            seen[name.lowercased()] = name
+            let value = headers[name] ?? ""
+            try validateHeader(name: name, value: value)
+            request.setValue(value, forHTTPHeaderField: name)
         }
     }
 
@@ -42,7 +100,7 @@ enum RequestBuilder {
     }
 
     private static func validateHeader(name: String, value: String) throws(InvalidRequestError) {
-        guard isToken(name) else {
+        guard !name.isEmpty, PercentEncoding.tokenCharacters.isSuperset(of: name.utf8) else {
             throw InvalidRequestError(reason: "the header name \(quoted(name)) is not a valid HTTP token")
         }
         // The value itself stays out of the reason: it may be a credential, and reasons end up in logs.
@@ -51,83 +109,19 @@ enum RequestBuilder {
         }
     }
 
-    private static func url(for endpoint: some Endpoint, baseUrl: URL) throws(InvalidRequestError) -> URL {
-        guard var components = URLComponents(url: baseUrl, resolvingAgainstBaseURL: true) else {
-            throw InvalidRequestError(reason: "the base URL \(quoted(baseUrl.absoluteString)) cannot be parsed")
-        }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw InvalidRequestError(
-                reason: "the base URL \(quoted(baseUrl.absoluteString)) does not start with http:// or https://"
-            )
-        }
-        guard let host = components.host, !host.isEmpty else {
-            throw InvalidRequestError(reason: "the base URL \(quoted(baseUrl.absoluteString)) has no host")
-        }
-        components.percentEncodedPath = joinedPath(components.percentEncodedPath, endpoint.subpath)
-        let query = [components.percentEncodedQuery, encodedQuery(endpoint.queryParameters)]
-            .compactMap { $0 }
-            .filter { !$0.isEmpty }
-            .joined(separator: "&")
-        components.percentEncodedQuery = query.isEmpty ? nil : query
-        guard let url = components.url else {
-            throw InvalidRequestError(
-                reason: "the base URL \(quoted(baseUrl.absoluteString)) and subpath \(quoted(endpoint.subpath)) "
-                    + "do not form a URL"
-            )
-        }
-        return url
+    /// Seconds for `URLRequest`. FoundationNetworking truncates a timeout to whole seconds (0.5 s would become no
+    /// wait at all), so there a fraction is rounded up: a timeout never fires earlier than the endpoint said.
+    static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = timeout.components
+        let exact = Double(seconds) + Double(attoseconds) / 1e18
+        #if canImport(FoundationNetworking)
+        return exact.rounded(.up)
+        #else
+        return exact
+        #endif
     }
 
-    /// Exactly one slash between the base path and the subpath, whichever side brings its own.
-    private static func joinedPath(_ basePath: String, _ subpath: String) -> String {
-        let trimmedBase = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        let trimmedSubpath = subpath.hasPrefix("/") ? String(subpath.dropFirst()) : subpath
-        guard !trimmedSubpath.isEmpty else { return basePath.isEmpty ? "/" : basePath }
-        return trimmedBase + "/" + percentEncoded(trimmedSubpath, allowing: pathAllowed)
-    }
-
-    /// Sorted by key so that the same endpoint always produces the same URL (a dictionary has no order).
-    private static func encodedQuery(_ parameters: [String: QueryParameterValue]) -> String {
-        parameters.sorted { $0.key < $1.key }
-            .flatMap { key, value in
-                value.values.map {
-                    percentEncoded(key, allowing: unreserved) + "=" + percentEncoded($0, allowing: unreserved)
-                }
-            }
-            .joined(separator: "&")
-    }
-
-    private static func percentEncoded(_ string: String, allowing allowed: Set<UInt8>) -> String {
-        var encoded = ""
-        encoded.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            if allowed.contains(byte) {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + hexDigits[Int(byte >> 4)] + hexDigits[Int(byte & 0x0F)]
-            }
-        }
-        return encoded
-    }
-
-    /// RFC 3986 unreserved characters: everything else in a query key or value is percent-encoded, so that
-    /// `+`, `&`, `=` and `#` arrive as themselves.
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-
-    /// RFC 3986 path characters plus `/`; `?`, `#`, `%` and spaces are encoded, so a subpath cannot start a
-    /// query or fragment.
-    private static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
-
-    private static let hexDigits = Array("0123456789ABCDEF").map(String.init)
-
-    /// RFC 9110 token characters, for methods and header names.
-    private static let tokenCharacters = unreserved.union("!#$%&'*+^`|".utf8)
-
-    private static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy(tokenCharacters.contains)
-    }
-
-    private static func quoted(_ string: String) -> String {
+    static func quoted(_ string: String) -> String {
         "\"" + string.debugDescription.dropFirst().dropLast() + "\""
     }
 }

@@ -24,15 +24,21 @@ extension ApiProvider {
         // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
         // test advancing the scheduler from another thread) is not added to it.
         let mockClockAtStart = mockingBehavior?.scheduler.now
+        let built: RequestBuilder.Built
+        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl) {
+        case .success(let success): built = success
+        case .failure(let error):
+            handle.finish()
+            return deliver(Exchange(error: error))
+        }
+        let bodyFile = built.bodyFile
         let deliver: @Sendable (Exchange) -> Void = { exchange in
+            // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
+            if let bodyFile, bodyFile.isTemporary { try? FileManager.default.removeItem(at: bodyFile.url) }
             handle.finish()
             deliver(exchange)
         }
-        var request: URLRequest
-        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl) {
-        case .success(let built): request = built
-        case .failure(let error): return deliver(Exchange(error: error))
-        }
+        var request = built.request
         for plugin in plugins {
             plugin.modifyRequest(&request, endpoint: endpoint)
         }
@@ -46,6 +52,7 @@ extension ApiProvider {
         }
         send(
             request,
+            bodyFile: bodyFile,
             endpoint: endpoint,
             mockClockAtStart: mockClockAtStart,
             handle: handle,
@@ -57,6 +64,7 @@ extension ApiProvider {
     /// Hands the final request to the network or the mocks, unless it was cancelled first.
     private func send(
         _ request: URLRequest,
+        bodyFile: RequestBuilder.BodyFile?,
         endpoint: EndpointType,
         mockClockAtStart: Duration?,
         handle: CancellableRequest,
@@ -66,7 +74,7 @@ extension ApiProvider {
         let started = handle.start {
             switch carrier {
             case .network(let transport):
-                return transport.send(request) { data, response, error in
+                return transport.send(request, bodyFile: bodyFile?.url) { data, response, error in
                     let exchange = Exchange(request: request, data: data, response: response, error: error)
                     if let transportDeliveryQueue {
                         transportDeliveryQueue.async { deliver(exchange) }

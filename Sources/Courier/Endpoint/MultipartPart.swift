@@ -1,0 +1,52 @@
+import Foundation
+
+/// One part of a ``HttpBody/multipart(_:)`` body: a text field, or a file given as bytes or read from disk.
+///
+/// The name and the file name are sent as given, in UTF-8, inside double quotes; a `"`, CR or LF in them is
+/// percent-encoded (`%22`, `%0D`, `%0A`), as browsers do, so it cannot end the quoted string or the header line.
+public struct MultipartPart: Sendable {
+    enum Content: Sendable {
+        case text(String)
+        case data(Data)
+        case file(URL)
+    }
+
+    /// The form field name.
+    public let name: String
+    /// The file name sent with a file part, or `nil` for a text field.
+    public let filename: String?
+    /// The `Content-Type` of a file part, or `nil` for a text field.
+    public let mediaType: String?
+    let content: Content
+
+    /// A text field.
+    public static func text(name: String, value: String) -> MultipartPart {
+        MultipartPart(name: name, filename: nil, mediaType: nil, content: .text(value))
+    }
+
+    /// A file part whose bytes are in memory.
+    /// - Parameter mediaType: The part's `Content-Type`; `nil` infers it from the file name's extension.
+    public static func data(name: String, data: Data, filename: String, mediaType: String? = nil) -> MultipartPart {
+        MultipartPart(
+            name: name,
+            filename: filename,
+            mediaType: mediaType ?? MediaType.forFileExtension((filename as NSString).pathExtension),
+            content: .data(data)
+        )
+    }
+
+    /// A file part read from disk in chunks while the body is written, never whole into memory.
+    /// - Parameters:
+    ///   - filename: The file name sent; `nil` sends the file's own name.
+    ///   - mediaType: The part's `Content-Type`; `nil` infers it from the file name's extension.
+    public static func file(name: String, url: URL, filename: String? = nil, mediaType: String? = nil) -> MultipartPart
+    {
+        let filename = filename ?? url.lastPathComponent
+        return MultipartPart(
+            name: name,
+            filename: filename,
+            mediaType: mediaType ?? MediaType.forFileExtension((filename as NSString).pathExtension),
+            content: .file(url)
+        )
+    }
+}

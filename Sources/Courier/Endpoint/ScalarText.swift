@@ -1,0 +1,40 @@
+import Foundation
+
+/// How numbers, booleans and dates read in query strings and form fields: the same text on every platform and
+/// locale, never an exponent.
+enum ScalarText {
+    static func text(_ value: Bool) -> String { value ? "true" : "false" }
+
+    /// The shortest text that reads back as `value`, written out without exponent (`1e-07` is `0.0000001`).
+    static func text(_ value: Double) -> String { withoutExponent("\(value)") }
+
+    private static func withoutExponent(_ shortest: String) -> String {
+        guard shortest.contains("e"), let decimal = Decimal(string: shortest) else { return shortest }
+        return "\(decimal)"
+    }
+
+    /// ISO 8601 in UTC with fractional seconds when there are any, e.g. `2026-11-21T09:30:00Z`.
+    static func text(_ value: Date) -> String {
+        var options: ISO8601DateFormatter.Options = [.withInternetDateTime]
+        if value.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0 {
+            options.insert(.withFractionalSeconds)
+        }
+        let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+        return ISO8601DateFormatter.string(from: value, timeZone: utc, formatOptions: options)
+    }
+
+    /// The text of a scalar value, or `nil` when `value` is not one.
+    static func text(of value: Any) -> String? {
+        switch value {
+        case let value as String: value
+        case let value as Bool: text(value)
+        case let value as Double: text(value)
+        case let value as Float: withoutExponent("\(value)")
+        case let value as Decimal: "\(value)"
+        case let value as Date: text(value)
+        case let value as URL: value.absoluteString
+        case let value as any BinaryInteger: "\(value)"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ApiProvider {
+    /// The `URLRequest` this provider would send for `endpoint`, without sending it: for tests and debugging.
+    ///
+    /// It is built as for sending (the provider's ``baseUrl``, then every plugin's
+    /// ``Plugin/modifyRequest(_:endpoint:)``; ``Plugin/willPerformRequest(_:endpoint:)`` is not called), with one
+    /// difference: file contents that sending would stream from disk are in the request itself, a ``HttpBody/file(_:contentType:)``
+    /// body as `httpBodyStream` and a multipart body with file parts as `httpBody`, read whole.
+    /// - Returns: The request, or ``ApiError/invalidRequest(reason:)`` saying why it cannot be built.
+    public func urlRequest(for endpoint: EndpointType) -> Result<URLRequest, ApiError<EndpointType.ClientErrorType>> {
+        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: .inspecting) {
+        case .failure(let error):
+            return .failure(.invalidRequest(reason: error.reason))
+        case .success(let built):
+            var request = built.request
+            for plugin in plugins {
+                plugin.modifyRequest(&request, endpoint: endpoint)
+            }
+            do {
+                try RequestBuilder.validateHeaders(of: request)
+            } catch {
+                return .failure(.invalidRequest(reason: error.reason))
+            }
+            return .success(request)
+        }
+    }
+}
