@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// An endpoint whose every part a test sets.
-struct FreeEndpoint: Endpoint {
+struct FreeEndpoint: Endpoint, CustomStringConvertible {
     typealias ClientErrorType = TestError
     var baseUrl: URL = URL(string: "https://api.example.com/v1")!
     var subpath: String = "todos"
@@ -18,10 +18,13 @@ struct FreeEndpoint: Endpoint {
     var ordered: [(key: String, value: QueryParameterValue)]?
     var timeout: Duration?
     var cachePolicy: URLRequest.CachePolicy = .useProtocolCachePolicy
+    var encoder = JSONEncoder()
 
     var orderedQueryParameters: [(key: String, value: QueryParameterValue)] {
         ordered ?? queryParameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     }
+
+    var description: String { "\(method.name) \(subpath)" }
 
     /// The request as it would be sent, or the reason it cannot be.
     func built(baseUrl: URL? = nil) -> Result<URLRequest, InvalidRequestError> {

@@ -26,7 +26,8 @@ public enum QueryParameterValue: Sendable, Hashable {
     /// `true` or `false`.
     public static func bool(_ value: Bool) -> QueryParameterValue { .string(ScalarText.text(value)) }
 
-    /// The shortest decimal that reads back as `value`, never with an exponent: `0.1`, `0.0000001`, `1500000`.
+    /// The shortest decimal that reads back as `value`, never with an exponent or a `.0`: `0.1`, `0.0000001`,
+    /// `1500000`.
     public static func double(_ value: Double) -> QueryParameterValue { .string(ScalarText.text(value)) }
 
     /// The values in the order they are sent.

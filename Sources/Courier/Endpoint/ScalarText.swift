@@ -5,12 +5,13 @@ import Foundation
 enum ScalarText {
     static func text(_ value: Bool) -> String { value ? "true" : "false" }
 
-    /// The shortest text that reads back as `value`, written out without exponent (`1e-07` is `0.0000001`).
-    static func text(_ value: Double) -> String { withoutExponent("\(value)") }
+    /// The shortest text that reads back as `value`, without exponent and without a `.0` for whole numbers:
+    /// `1e-07` is `0.0000001`, `2.0` is `2`.
+    static func text(_ value: Double) -> String { plain("\(value)") }
 
-    private static func withoutExponent(_ shortest: String) -> String {
-        guard shortest.contains("e"), let decimal = Decimal(string: shortest) else { return shortest }
-        return "\(decimal)"
+    private static func plain(_ shortest: String) -> String {
+        if shortest.contains("e"), let decimal = Decimal(string: shortest) { return "\(decimal)" }
+        return shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest
     }
 
     /// ISO 8601 in UTC with fractional seconds when there are any, e.g. `2026-11-21T09:30:00Z`.
@@ -29,7 +30,7 @@ enum ScalarText {
         case let value as String: value
         case let value as Bool: text(value)
         case let value as Double: text(value)
-        case let value as Float: withoutExponent("\(value)")
+        case let value as Float: plain("\(value)")
         case let value as Decimal: "\(value)"
         case let value as Date: text(value)
         case let value as URL: value.absoluteString

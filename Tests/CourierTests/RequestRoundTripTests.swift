@@ -1,0 +1,163 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the server receives for every method and every body kind.
+@Suite(.timeLimit(.minutes(1))) struct RequestRoundTripTests {
+    enum BodyKind: String, CaseIterable, Sendable {
+        case json, form, formEncodable, multipart, multipartWithFile, data, file
+    }
+
+    static let methodsWithBody: [String] = ["POST", "PUT", "PATCH", "DELETE", "PROPFIND"]
+    static let query: [(key: String, value: QueryParameterValue)] = [("q", "a+b c&d=e"), ("n", 2)]
+    static let fileContents = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+
+    func method(_ name: String, body: HttpBody) -> HttpMethod {
+        switch name {
+        case "POST": .post(body: body)
+        case "PUT": .put(body: body)
+        case "PATCH": .patch(body: body)
+        case "DELETE": .delete(body: body)
+        default: .custom(verb: name, body: body)
+        }
+    }
+
+    func body(_ kind: BodyKind, file: URL) -> HttpBody {
+        switch kind {
+        case .json: .json(Todo(id: 7, title: "Zoë's \"list\"", done: true))
+        case .form: .form(["title": "a+b c&d=e", "é": "ü"])
+        case .formEncodable: .formEncodable(SignupForm())
+        case .multipart: .multipart([.text(name: "title", value: "x"), .data(name: "f", data: Data("{}".utf8), filename: "f.json")])
+        case .multipartWithFile: .multipart([.text(name: "title", value: "x"), .file(name: "upload", url: file)])
+        case .data: .data(Data([0, 1, 2, 255]), contentType: "application/octet-stream")
+        case .file: .file(file)
+        }
+    }
+
+    @Test(arguments: methodsWithBody, BodyKind.allCases)
+    func theServerReceivesTheMethodQueryHeadersAndBodyAsWritten(methodName: String, kind: BodyKind) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).bin")
+        try Self.fileContents.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "echo/items",
+                method: method(methodName, body: body(kind, file: file)),
+                ordered: Self.query
+            )
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            #expect(await provider.rawDataResponse(on: endpoint).failureDescription == nil)
+
+            let received = try #require(await server.receivedRequests().last)
+            #expect(received.method == methodName)
+            #expect(received.path == "/echo/items")
+            #expect(received.query == "q=a%2Bb%20c%26d%3De&n=2")
+            #expect(received.decodedQuery == [.init(name: "q", value: "a+b c&d=e"), .init(name: "n", value: "2")])
+            #expect(received.header("Content-Length") == String(received.body.count))
+            #expect(received.header("Transfer-Encoding") == nil)
+            #expect(received.headerValues("Content-Type").count == 1)
+            try expectBody(kind, received: received)
+        }
+    }
+
+    func expectBody(_ kind: BodyKind, received: ReceivedRequest) throws {
+        let contentType = received.header("Content-Type") ?? ""
+        switch kind {
+        case .json:
+            #expect(contentType == "application/json")
+            #expect(try JSONDecoder().decode(Todo.self, from: received.body) == Todo(id: 7, title: "Zoë's \"list\"", done: true))
+        case .form:
+            #expect(contentType == "application/x-www-form-urlencoded")
+            #expect(received.formFields == [.init(name: "title", value: "a+b c&d=e"), .init(name: "é", value: "ü")])
+        case .formEncodable:
+            #expect(contentType == "application/x-www-form-urlencoded")
+            #expect(received.formFields.map(\.name) == ["name", "age", "newsletter", "score", "tags", "tags", "homepage", "joined"])
+            #expect(received.formFields.first == .init(name: "name", value: "Zoë Ann"))
+        case .multipart, .multipartWithFile:
+            #expect(contentType.hasPrefix("multipart/form-data; boundary=courier-"))
+            let parts = try #require(received.multipartParts)
+            #expect(parts.first?.name == "title")
+            #expect(parts.first?.body == Data("x".utf8))
+            if kind == .multipartWithFile {
+                #expect(parts.last?.filename?.hasSuffix(".bin") == true)
+                #expect(parts.last?.contentType == "application/octet-stream")
+                #expect(parts.last?.body == Self.fileContents)
+            } else {
+                #expect(parts.last?.contentType == "application/json")
+            }
+        case .data:
+            #expect(contentType == "application/octet-stream")
+            #expect(received.body == Data([0, 1, 2, 255]))
+        case .file:
+            #expect(contentType == "application/octet-stream")
+            #expect(received.body == Self.fileContents)
+        }
+    }
+
+    @Test(arguments: ["GET", "HEAD", "OPTIONS", "DELETE"])
+    func methodsWithoutBodySendNoBodyAndNoContentType(methodName: String) async throws {
+        try await TestServer.withServer { server in
+            let method: HttpMethod =
+                switch methodName {
+                case "GET": .get
+                case "HEAD": .head
+                case "OPTIONS": .options
+                default: .delete
+                }
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            let result = await provider.response(on: FreeEndpoint(subpath: "echo", method: method))
+            #expect(result == .success(EmptyBodyResponse()))
+            let received = try #require(await server.receivedRequests().last)
+            #expect(received.method == methodName)
+            #expect(received.body.isEmpty)
+            #expect(received.header("Content-Type") == nil)
+            #expect([nil, "0"].contains(received.header("Content-Length")))
+            #expect(received.header("Accept") == "application/json")
+        }
+    }
+
+    @Test func aHeadAnswerDecodesAsEmptyEvenWhenTheServerNamesALength() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            let result = await provider.rawDataResponse(on: FreeEndpoint(subpath: "echo", method: .head))
+            #expect(result == .success(Data()))
+        }
+    }
+
+    @Test func anEndpointTimeoutEndsASlowRequest() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            let endpoint = FreeEndpoint(subpath: "slow", ordered: [("ms", 5_000)], timeout: .milliseconds(500))
+            let clock = ContinuousClock()
+            let started = clock.now
+            let result = await provider.response(on: endpoint)
+            #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+            #expect(started.duration(to: clock.now) < .seconds(4))
+        }
+    }
+
+    @Test func theRequestToBeSentCanBeInspectedWithoutSendingIt() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(
+                baseUrl: server.baseUrl,
+                plugins: [HttpAuthPlugin(scheme: .bearer) { "t0ken" }]
+            )
+            let endpoint = FreeEndpoint(subpath: "echo", method: .post(body: .form(["a": "1"])), ordered: Self.query)
+            let request = try provider.urlRequest(for: endpoint).get()
+            #expect(request.url == server.url("/echo?q=a%2Bb%20c%26d%3De&n=2"))
+            #expect(request.httpMethod == "POST")
+            #expect(request.httpBody == Data("a=1".utf8))
+            #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t0ken")
+            #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
+            #expect(await server.receivedRequests().isEmpty)
+            #expect(
+                provider.urlRequest(for: FreeEndpoint(subpath: "../x")).failureDescription?.contains("segment") == true
+            )
+        }
+    }
+}
