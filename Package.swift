@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(name: "Courier"),
@@ -27,7 +28,14 @@ let package = Package(
             dependencies: ["Courier", "CourierTestServer"],
             path: "Examples/TodoExample"
         ),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer"]),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: [
+                "Courier",
+                "CourierTestServer",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

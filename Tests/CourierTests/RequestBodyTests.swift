@@ -44,7 +44,10 @@ struct NestedForm: Encodable, Sendable {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = .sortedKeys
-        let endpoint = FreeEndpoint(method: .post(body: .json(Todo(id: 1, title: "Buy milk", done: false))), encoder: encoder)
+        let endpoint = FreeEndpoint(
+            method: .post(body: .json(Todo(id: 1, title: "Buy milk", done: false))),
+            encoder: encoder
+        )
         let request = try endpoint.built().get()
         #expect(request.httpBody == Data(#"{"done":false,"id":1,"title":"Buy milk"}"#.utf8))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
@@ -52,7 +55,9 @@ struct NestedForm: Encodable, Sendable {
 
     @Test func formFieldsAreEncodedAsHtmlFormsDoInTheOrderGiven() throws {
         let request = try post(.form(["q": "a b+c&d=e", "é": "~*-._!", "empty": ""]))
-        #expect(String(decoding: request.httpBody ?? Data(), as: UTF8.self) == "q=a+b%2Bc%26d%3De&%C3%A9=%7E*-._%21&empty=")
+        #expect(
+            String(decoding: request.httpBody ?? Data(), as: UTF8.self) == "q=a+b%2Bc%26d%3De&%C3%A9=%7E*-._%21&empty="
+        )
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
     }
 
@@ -70,7 +75,12 @@ struct NestedForm: Encodable, Sendable {
             .multipart([
                 .text(name: "title", value: "Holiday\r\nphotos"),
                 .data(name: "photo", data: Data([0xFF, 0xD8, 0x0D, 0x0A]), filename: "beach \"day\".JPG"),
-                .data(name: "na\"me\r\nX-Injected: 1", data: Data("{}".utf8), filename: "a.json", mediaType: "text/x-custom"),
+                .data(
+                    name: "na\"me\r\nX-Injected: 1",
+                    data: Data("{}".utf8),
+                    filename: "a.json",
+                    mediaType: "text/x-custom"
+                ),
             ])
         )
         let contentType = try #require(request.value(forHTTPHeaderField: "Content-Type"))
@@ -81,7 +91,9 @@ struct NestedForm: Encodable, Sendable {
         #expect(parts.map(\.name) == ["title", "photo", "na%22me%0D%0AX-Injected: 1"])
         #expect(parts.map(\.filename) == [nil, "beach %22day%22.JPG", "a.json"])
         #expect(parts.map(\.contentType) == [nil, "image/jpeg", "text/x-custom"])
-        #expect(parts.map(\.body) == [Data("Holiday\r\nphotos".utf8), Data([0xFF, 0xD8, 0x0D, 0x0A]), Data("{}".utf8)])
+        #expect(
+            parts.map(\.body) == [Data("Holiday\r\nphotos".utf8), Data([0xFF, 0xD8, 0x0D, 0x0A]), Data("{}".utf8)]
+        )
     }
 
     @Test func aFileBodyIsStreamedFromDiskWithATypeFromItsExtension() throws {
@@ -128,7 +140,8 @@ struct NestedForm: Encodable, Sendable {
     }
 
     @Test func timeoutAndCachePolicyComeFromTheEndpoint() throws {
-        let request = try FreeEndpoint(timeout: .milliseconds(2_500), cachePolicy: .reloadIgnoringLocalCacheData).built()
+        let request = try FreeEndpoint(timeout: .milliseconds(2_500), cachePolicy: .reloadIgnoringLocalCacheData)
+            .built()
             .get()
         #if canImport(FoundationNetworking)
         #expect(request.timeoutInterval == 3)
@@ -136,7 +149,10 @@ struct NestedForm: Encodable, Sendable {
         #expect(request.timeoutInterval == 2.5)
         #endif
         #expect(request.cachePolicy == .reloadIgnoringLocalCacheData)
-        #expect(try FreeEndpoint().built().get().timeoutInterval == URLRequest(url: URL(string: "http://a")!).timeoutInterval)
+        #expect(
+            try FreeEndpoint().built().get().timeoutInterval
+                == URLRequest(url: URL(string: "http://a")!).timeoutInterval
+        )
     }
 
     static let refusals: [(FreeEndpoint, String)] = [
@@ -156,11 +172,15 @@ struct NestedForm: Encodable, Sendable {
             "the value of header \"Content-Type\" contains CR, LF or NUL"
         ),
         (
-            FreeEndpoint(method: .post(body: .multipart([.data(name: "a", data: Data(), filename: "a", mediaType: "x\r\ny")]))),
+            FreeEndpoint(
+                method: .post(body: .multipart([.data(name: "a", data: Data(), filename: "a", mediaType: "x\r\ny")]))
+            ),
             "the media type of multipart part \"a\" contains CR, LF or NUL"
         ),
         (
-            FreeEndpoint(method: .post(body: .multipart([.file(name: "a", url: URL(fileURLWithPath: "/nonexistent/a.png"))]))),
+            FreeEndpoint(
+                method: .post(body: .multipart([.file(name: "a", url: URL(fileURLWithPath: "/nonexistent/a.png"))]))
+            ),
             "the file /nonexistent/a.png of multipart part \"a\" cannot be read"
         ),
     ]

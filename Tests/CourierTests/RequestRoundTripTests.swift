@@ -32,7 +32,8 @@ import FoundationNetworking
         case .json: .json(Todo(id: 7, title: "Zoë's \"list\"", done: true))
         case .form: .form(["title": "a+b c&d=e", "é": "ü"])
         case .formEncodable: .formEncodable(SignupForm())
-        case .multipart: .multipart([.text(name: "title", value: "x"), .data(name: "f", data: Data("{}".utf8), filename: "f.json")])
+        case .multipart:
+            .multipart([.text(name: "title", value: "x"), .data(name: "f", data: Data("{}".utf8), filename: "f.json")])
         case .multipartWithFile: .multipart([.text(name: "title", value: "x"), .file(name: "upload", url: file)])
         case .data: .data(Data([0, 1, 2, 255]), contentType: "application/octet-stream")
         case .file: .file(file)
@@ -70,13 +71,20 @@ import FoundationNetworking
         switch kind {
         case .json:
             #expect(contentType == "application/json")
-            #expect(try JSONDecoder().decode(Todo.self, from: received.body) == Todo(id: 7, title: "Zoë's \"list\"", done: true))
+            #expect(
+                try JSONDecoder().decode(Todo.self, from: received.body)
+                    == Todo(id: 7, title: "Zoë's \"list\"", done: true)
+            )
         case .form:
             #expect(contentType == "application/x-www-form-urlencoded")
             #expect(received.formFields == [.init(name: "title", value: "a+b c&d=e"), .init(name: "é", value: "ü")])
         case .formEncodable:
             #expect(contentType == "application/x-www-form-urlencoded")
-            #expect(received.formFields.map(\.name) == ["name", "age", "newsletter", "score", "tags", "tags", "homepage", "joined"])
+            #expect(
+                received.formFields.map(\.name) == [
+                    "name", "age", "newsletter", "score", "tags", "tags", "homepage", "joined",
+                ]
+            )
             #expect(received.formFields.first == .init(name: "name", value: "Zoë Ann"))
         case .multipart, .multipartWithFile:
             #expect(contentType.hasPrefix("multipart/form-data; boundary=courier-"))
