@@ -37,14 +37,14 @@ extension TodoApi: Endpoint {
     var method: HttpMethod {
         switch self {
         case .list, .show: .get
-        case .create(let todo): .post(body: try? encoder.encode(todo))
+        case .create(let todo): .post(body: .json(todo))
         case .delete: .delete
         }
     }
 
     var queryParameters: [String: QueryParameterValue] {
         switch self {
-        case .list(let page): ["page": .string(String(page))]
+        case .list(let page): ["page": .int(page)]
         default: [:]
         }
     }

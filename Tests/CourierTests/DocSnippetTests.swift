@@ -43,4 +43,22 @@ import Testing
             #expect(showsTheCode, "\(document) does not show the code of \(testFile) as it runs")
         }
     }
+
+    /// The bullet list under `heading` in the README, or after `## Rules` in the article.
+    static func rules(in document: String, after heading: String) throws -> String {
+        let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        guard let section = text.components(separatedBy: heading + "\n").dropFirst().first else { return "" }
+        let lines = section.components(separatedBy: "\n")
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("- **") }) else { return "" }
+        let end = lines[first...].firstIndex(where: { $0.hasPrefix("#") }) ?? lines.endIndex
+        return lines[first..<end].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func theArticleStatesTheSameRulesAsTheReadme() throws {
+        let readme = try Self.rules(in: Self.readme, after: "## What the server receives")
+        let article = try Self.rules(in: "Sources/Courier/Courier.docc/WhatTheServerReceives.md", after: "## Rules")
+        #expect(!readme.isEmpty)
+        let same = readme == article
+        #expect(same, "README.md and WhatTheServerReceives.md state different rules")
+    }
 }

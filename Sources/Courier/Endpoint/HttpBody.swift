@@ -3,15 +3,13 @@ import Foundation
 /// What a request carries as its body, and so which `Content-Type` it is sent with.
 ///
 /// Each kind sets its own `Content-Type` unless the endpoint's ``Endpoint/headers`` name one (in any letter case):
-///
-/// | body | sent as | `Content-Type` |
-/// | --- | --- | --- |
-/// | ``json(_:)`` | the value encoded by the endpoint's ``Endpoint/encoder`` | `application/json` |
-/// | ``form(_:)-(KeyValuePairs<String,String>)`` | `name=value&…`, as HTML forms encode it | `application/x-www-form-urlencoded` |
-/// | ``formEncodable(_:)`` | the value's properties as form fields, in declaration order | `application/x-www-form-urlencoded` |
-/// | ``multipart(_:)`` | RFC 7578 parts; files are read from disk in chunks | `multipart/form-data; boundary=…` |
-/// | ``data(_:contentType:)`` | the bytes as they are | the given type, or `application/json` |
-/// | ``file(_:contentType:)`` | the file, read from disk in chunks | the given type, or one inferred from the extension |
+/// - ``json(_:)``: the value encoded by the endpoint's ``Endpoint/encoder``; `application/json`.
+/// - `form(_:)`: `name=value&…` as HTML forms encode it; `application/x-www-form-urlencoded`.
+/// - ``formEncodable(_:)``: the value's properties as form fields, in declaration order; the same type.
+/// - ``multipart(_:)``: RFC 7578 parts, files read from disk in chunks; `multipart/form-data; boundary=…`.
+/// - ``data(_:contentType:)``: the bytes as they are; the given type, or `application/json`.
+/// - ``file(_:contentType:)``: the file, read from disk in chunks; the given type, or one inferred from the
+///   extension.
 public enum HttpBody: Sendable {
     /// Raw bytes with the given `Content-Type`; `nil` sends `application/json`, as Microya did for every body.
     case data(Data, contentType: String? = nil)

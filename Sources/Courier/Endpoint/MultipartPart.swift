@@ -19,13 +19,17 @@ public struct MultipartPart: Sendable {
     public let mediaType: String?
     let content: Content
 
-    /// A text field.
+    /// A text field `name` with the UTF-8 text `value`.
     public static func text(name: String, value: String) -> MultipartPart {
         MultipartPart(name: name, filename: nil, mediaType: nil, content: .text(value))
     }
 
     /// A file part whose bytes are in memory.
-    /// - Parameter mediaType: The part's `Content-Type`; `nil` infers it from the file name's extension.
+    /// - Parameters:
+    ///   - name: The form field name.
+    ///   - data: The file's bytes.
+    ///   - filename: The file name sent.
+    ///   - mediaType: The part's `Content-Type`; `nil` infers it from the file name's extension.
     public static func data(name: String, data: Data, filename: String, mediaType: String? = nil) -> MultipartPart {
         MultipartPart(
             name: name,
@@ -37,6 +41,8 @@ public struct MultipartPart: Sendable {
 
     /// A file part read from disk in chunks while the body is written, never whole into memory.
     /// - Parameters:
+    ///   - name: The form field name.
+    ///   - url: The file to read.
     ///   - filename: The file name sent; `nil` sends the file's own name.
     ///   - mediaType: The part's `Content-Type`; `nil` infers it from the file name's extension.
     public static func file(name: String, url: URL, filename: String? = nil, mediaType: String? = nil) -> MultipartPart

@@ -9,8 +9,9 @@ extension ApiProvider {
     ///
     /// It is built as for sending (the provider's ``baseUrl``, then every plugin's
     /// ``Plugin/modifyRequest(_:endpoint:)``; ``Plugin/willPerformRequest(_:endpoint:)`` is not called), with one
-    /// difference: file contents that sending would stream from disk are in the request itself, a ``HttpBody/file(_:contentType:)``
-    /// body as `httpBodyStream` and a multipart body with file parts as `httpBody`, read whole.
+    /// difference: file contents that sending would stream from disk are in the request itself, a
+    /// ``HttpBody/file(_:contentType:)`` body as `httpBodyStream` and a multipart body with file parts as
+    /// `httpBody`, read whole.
     /// - Returns: The request, or ``ApiError/invalidRequest(reason:)`` saying why it cannot be built.
     public func urlRequest(for endpoint: EndpointType) -> Result<URLRequest, ApiError<EndpointType.ClientErrorType>> {
         switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: .inspecting) {
