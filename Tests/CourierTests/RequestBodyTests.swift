@@ -133,6 +133,14 @@ struct NestedForm: Encodable, Sendable {
         #expect(contentTypes.values.first == "application/vnd.api+json")
     }
 
+    @Test func endpointHeadersAreLaidOverTheDefaultsCaseInsensitively() throws {
+        let added = try FreeEndpoint(headers: ["X-Api": "3"]).built().get().allHTTPHeaderFields ?? [:]
+        #expect(added.filter { $0.key.lowercased() == "accept" }.map(\.value) == ["application/json"])
+        #expect(added["X-Api"] == "3")
+        let replaced = try FreeEndpoint(headers: ["accept": "text/csv"]).built().get().allHTTPHeaderFields ?? [:]
+        #expect(replaced.filter { $0.key.lowercased() == "accept" }.map(\.value) == ["text/csv"])
+    }
+
     @Test func aRequestWithoutBodyHasNoContentType() throws {
         let request = try FreeEndpoint().built().get()
         #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)

@@ -118,14 +118,16 @@ import FoundationNetworking
                 default: .delete
                 }
             let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
-            let result = await provider.response(on: FreeEndpoint(subpath: "echo", method: method))
+            let endpoint = FreeEndpoint(subpath: "echo", method: method, headers: ["X-Api": "3", "accept": "text/csv"])
+            let result = await provider.response(on: endpoint)
             #expect(result == .success(EmptyBodyResponse()))
             let received = try #require(await server.receivedRequests().last)
             #expect(received.method == methodName)
             #expect(received.body.isEmpty)
             #expect(received.header("Content-Type") == nil)
             #expect([nil, "0"].contains(received.header("Content-Length")))
-            #expect(received.header("Accept") == "application/json")
+            #expect(received.headerValues("Accept") == ["text/csv"])
+            #expect(received.header("X-Api") == "3")
         }
     }
 

@@ -7,8 +7,8 @@ import FoundationNetworking
 /// One remote API described as a type, usually an `enum` with a case per call.
 ///
 /// Only ``ClientErrorType``, ``baseUrl``, ``subpath`` and ``method`` must be given; everything else has a
-/// default: a plain `JSONEncoder`/`JSONDecoder`, an `Accept: application/json` header (the body sets its own
-/// `Content-Type`), no query parameters, the session's timeout and cache policy, and no mocked response.
+/// default: a plain `JSONEncoder`/`JSONDecoder`, no headers beyond `Accept: application/json` and the body's
+/// `Content-Type`, no query parameters, the session's timeout and cache policy, and no mocked response.
 ///
 /// Endpoints are `Sendable` because a provider hands them to plugins and transports on other threads.
 public protocol Endpoint: Sendable {
@@ -27,7 +27,8 @@ public protocol Endpoint: Sendable {
     /// The HTTP method, with the body where the method has one.
     var method: HttpMethod { get }
 
-    /// The request headers. A `Content-Type` here (in any letter case) replaces the one the body would set; a
+    /// The request headers, laid over the defaults: `Accept: application/json` and the `Content-Type` of the body.
+    /// A name here replaces a default in any letter case (`content-type` replaces the body's `Content-Type`); a
     /// name given twice in different letter cases fails the request, as HTTP names are case-insensitive.
     var headers: [String: String] { get }
 
@@ -63,10 +64,8 @@ private let defaultDecoder = JSONDecoder()
 private let defaultEncoder = JSONEncoder()
 
 extension Endpoint {
-    /// `Accept: application/json`; the `Content-Type` comes from the body (see ``HttpBody``).
-    public var headers: [String: String] {
-        ["Accept": "application/json"]
-    }
+    /// None beyond the defaults, `Accept: application/json` and the body's `Content-Type` (see ``HttpBody``).
+    public var headers: [String: String] { [:] }
 
     /// No query parameters.
     public var queryParameters: [String: QueryParameterValue] { [:] }

@@ -45,6 +45,7 @@ enum RequestBuilder {
             if let timeout = endpoint.timeout {
                 request.timeoutInterval = timeoutInterval(timeout)
             }
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
             var bodyFile: BodyFile?
             if let body = method.body {
                 if ["GET", "HEAD"].contains(method.name.uppercased()) {
@@ -68,7 +69,8 @@ enum RequestBuilder {
         }
     }
 
-    /// The endpoint's headers over the body's `Content-Type`, names compared case-insensitively as HTTP does.
+    /// The endpoint's headers over the defaults (`Accept: application/json` and the body's `Content-Type`), names
+    /// compared case-insensitively as HTTP does: `accept` replaces `Accept`, and the two are never both sent.
     ///
     /// Checked before `setValue`: FoundationNetworking silently drops a value with CR or LF, which would send the
     /// request without the header instead of refusing it.
