@@ -25,28 +25,21 @@ extension ApiProvider {
         // test advancing the scheduler from another thread) is not added to it.
         let mockClockAtStart = mockingBehavior?.scheduler.now
         let built: RequestBuilder.Built
-        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl) {
-        case .success(let success): built = success
-        case .failure(let error):
+        switch prepare(endpoint, purpose: .sending) {
+        case .success(let prepared): built = prepared
+        case .failure(let refusal):
+            refusal.bodyFile.map(Self.removeIfTemporary)
             handle.finish()
-            return deliver(Exchange(error: error))
+            return deliver(Exchange(request: refusal.request, error: refusal.error))
         }
         let bodyFile = built.bodyFile
         let deliver: @Sendable (Exchange) -> Void = { exchange in
             // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
-            if let bodyFile, bodyFile.isTemporary { try? FileManager.default.removeItem(at: bodyFile.url) }
+            bodyFile.map(Self.removeIfTemporary)
             handle.finish()
             deliver(exchange)
         }
-        var request = built.request
-        for plugin in plugins {
-            plugin.modifyRequest(&request, endpoint: endpoint)
-        }
-        do {
-            try RequestBuilder.validateHeaders(of: request)
-        } catch {
-            return deliver(Exchange(request: request, error: error))
-        }
+        let request = built.request
         for plugin in plugins {
             plugin.willPerformRequest(request, endpoint: endpoint)
         }
@@ -59,6 +52,37 @@ extension ApiProvider {
             transportDeliveryQueue: transportDeliveryQueue,
             deliver: deliver
         )
+    }
+
+    /// A request that could not be built, or that a plugin's change made invalid.
+    struct Refusal: Error {
+        /// The request as the plugins left it, or `nil` when it could not be built at all.
+        let request: URLRequest?
+        let error: InvalidRequestError
+        let bodyFile: RequestBuilder.BodyFile?
+    }
+
+    /// Builds the request for `endpoint` and lets every plugin modify it: what is sent, and what
+    /// ``urlRequest(for:)`` shows. The header check runs again after the plugins.
+    func prepare(_ endpoint: EndpointType, purpose: RequestBuilder.Purpose) -> Result<RequestBuilder.Built, Refusal> {
+        var built: RequestBuilder.Built
+        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: purpose) {
+        case .success(let success): built = success
+        case .failure(let error): return .failure(Refusal(request: nil, error: error, bodyFile: nil))
+        }
+        for plugin in plugins {
+            plugin.modifyRequest(&built.request, endpoint: endpoint)
+        }
+        do {
+            try RequestBuilder.validateHeaders(of: built.request)
+        } catch {
+            return .failure(Refusal(request: built.request, error: error, bodyFile: built.bodyFile))
+        }
+        return .success(built)
+    }
+
+    private static func removeIfTemporary(_ bodyFile: RequestBuilder.BodyFile) {
+        if bodyFile.isTemporary { try? FileManager.default.removeItem(at: bodyFile.url) }
     }
 
     /// Hands the final request to the network or the mocks, unless it was cancelled first.

@@ -14,20 +14,8 @@ extension ApiProvider {
     /// `httpBody`, read whole.
     /// - Returns: The request, or ``ApiError/invalidRequest(reason:)`` saying why it cannot be built.
     public func urlRequest(for endpoint: EndpointType) -> Result<URLRequest, ApiError<EndpointType.ClientErrorType>> {
-        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: .inspecting) {
-        case .failure(let error):
-            return .failure(.invalidRequest(reason: error.reason))
-        case .success(let built):
-            var request = built.request
-            for plugin in plugins {
-                plugin.modifyRequest(&request, endpoint: endpoint)
-            }
-            do {
-                try RequestBuilder.validateHeaders(of: request)
-            } catch {
-                return .failure(.invalidRequest(reason: error.reason))
-            }
-            return .success(request)
-        }
+        prepare(endpoint, purpose: .inspecting)
+            .map(\.request)
+            .mapError { .invalidRequest(reason: $0.error.reason) }
     }
 }
