@@ -32,6 +32,7 @@ import Testing
         ("README snippet", "Tests/CourierTests/TodoServiceXCTests.swift", [readme, article]),
         ("DocC snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [article]),
         ("Scripting snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
+        ("Body kinds snippet", "Tests/CourierTests/RequestBodyTests.swift", [readme]),
         ("Wait door snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
     ])
     func theDocumentsShowTheCodeThatRuns(marker: String, testFile: String, documents: [String]) throws {

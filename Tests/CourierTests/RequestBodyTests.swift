@@ -20,6 +20,18 @@ struct SignupForm: Encodable, Sendable {
     var joined = Date(timeIntervalSince1970: 1_790_000_000)
 }
 
+/// Writes a nested object by hand, through `nestedContainer`, which a form cannot hold either.
+struct HandWrittenNesting: Encodable, Sendable {
+    enum Keys: String, CodingKey { case name, inner, city }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode("a", forKey: .name)
+        var inner = container.nestedContainer(keyedBy: Keys.self, forKey: .inner)
+        try inner.encode("Berlin", forKey: .city)
+    }
+}
+
 struct NestedForm: Encodable, Sendable {
     struct Address: Encodable, Sendable { var city = "Berlin" }
     var name = "a"
@@ -30,6 +42,36 @@ struct NestedForm: Encodable, Sendable {
 @Suite struct RequestBodyTests {
     func post(_ body: HttpBody, headers: [String: String] = ["Accept": "application/json"]) throws -> URLRequest {
         try FreeEndpoint(method: .post(body: body), headers: headers).built().get()
+    }
+
+    @Test func theReadmesBodyKindsBuildWithTheirContentTypes() throws {
+        let todo = Todo(id: 1, title: "Buy milk")
+        let signup = SignupForm()
+        let photoUrl = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).jpg")
+        let videoUrl = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).mp4")
+        let bytes = Data("%PDF".utf8)
+        try Data([0xFF, 0xD8]).write(to: photoUrl)
+        try Data([0, 0, 0, 24]).write(to: videoUrl)
+        defer { for file in [photoUrl, videoUrl] { try? FileManager.default.removeItem(at: file) } }
+        // Body kinds snippet: start
+        let methods: [HttpMethod] = [
+            .post(body: .json(todo)),  // the endpoint's encoder, application/json
+            .post(body: .form(["q": "a b", "page": "2"])),  // application/x-www-form-urlencoded, in this order
+            .post(body: .formEncodable(signup)),  // a struct's properties as form fields
+            .post(body: .multipart([.text(name: "title", value: "Beach"), .file(name: "photo", url: photoUrl)])),
+            .put(body: .file(videoUrl)),  // the whole body streamed from disk, type from the extension
+            .put(body: .data(bytes, contentType: "application/pdf")),  // raw bytes
+            .post(body: bytes),  // Microya's spelling: raw bytes as application/json
+        ]
+        // Body kinds snippet: end
+        let contentTypes = try methods.map {
+            try FreeEndpoint(method: $0).built().get().value(forHTTPHeaderField: "Content-Type") ?? ""
+        }
+        #expect(contentTypes[0] == "application/json")
+        #expect(contentTypes[1] == "application/x-www-form-urlencoded")
+        #expect(contentTypes[2] == "application/x-www-form-urlencoded")
+        #expect(contentTypes[3].hasPrefix("multipart/form-data; boundary=courier-"))
+        #expect(Array(contentTypes[4...]) == ["video/mp4", "application/pdf", "application/json"])
     }
 
     @Test func rawDataKeepsMicroyasJsonTypeUnlessATypeIsGiven() throws {
@@ -141,8 +183,45 @@ struct NestedForm: Encodable, Sendable {
         #expect(replaced.filter { $0.key.lowercased() == "accept" }.map(\.value) == ["text/csv"])
     }
 
+    @Test func aDictionaryFormIsSentSortedByKeyAsItHasNoOrderOfItsOwn() throws {
+        let request = try post(.formEncodable(["b": ["2", "1"], "a": ["x"], "é": ["3"], "c": ["4"]]))
+        #expect(String(decoding: request.httpBody ?? Data(), as: UTF8.self) == "a=x&b=2&b=1&c=4&%C3%A9=3")
+    }
+
+    @Test(arguments: [
+        (1e300, "1" + String(repeating: "0", count: 300)),
+        (Double.leastNonzeroMagnitude, "0." + String(repeating: "0", count: 323) + "5"),
+        (-1.5e-7, "-0.00000015"), (1.2345678901234568e+20, "123456789012345680000"), (2.0, "2"), (-0.5, "-0.5"),
+        (100.0, "100"), (1e16, "10000000000000000"),
+    ])
+    func doublesAreWrittenOutWithoutExponent(value: Double, text: String) {
+        #expect(ScalarText.text(value) == text)
+        #expect(Double(text) == value)
+    }
+
+    @Test func aBoundaryFoundInAFileAcrossAChunkEdgeIsReplaced() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).bin")
+        var contents = Data(repeating: UInt8(ascii: "x"), count: MultipartWriter.chunkSize - 5)
+        contents.append(Data("--courier-collides".utf8))  // straddles the end of the first 1 MiB chunk
+        try contents.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let boundaries = Locked(["courier-collides", "courier-fresh"])
+        var writer = MultipartWriter(parts: [.file(name: "f", url: file)])
+        writer.makeBoundary = { boundaries.withLock { $0.removeFirst() } }
+        let (body, boundary) = try writer.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: body) }
+        #expect(boundary == "courier-fresh")
+        #expect(!FileManager.default.fileExists(atPath: MultipartWriter.temporaryFile(for: "courier-collides").path))
+        let parts = try #require(ReceivedPart.parse(try Data(contentsOf: body), boundary: boundary))
+        #expect(parts.map(\.body) == [contents])
+        #if !os(Windows)
+        let permissions = try FileManager.default.attributesOfItem(atPath: body.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        #endif
+    }
+
     @Test func aRequestWithoutBodyHasNoContentType() throws {
-        let request = try FreeEndpoint().built().get()
+        let request = try FreeEndpoint(headers: [:]).built().get()
         #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
     }
@@ -173,8 +252,15 @@ struct NestedForm: Encodable, Sendable {
         (FreeEndpoint(method: .post(body: .json(Double.nan))), "the JSON body Double could not be encoded"),
         (
             FreeEndpoint(method: .post(body: .file(URL(fileURLWithPath: "/nonexistent/courier.bin")))),
-            "the body file \"/nonexistent/courier.bin\" cannot be read"
+            "the body file \"file:///nonexistent/courier.bin\" is not a readable local file"
         ),
+        (
+            FreeEndpoint(method: .post(body: .file(URL(string: "https://example.com/etc/hostname")!))),
+            "not a readable local file"
+        ),
+        (FreeEndpoint(method: .post(body: .file(FileManager.default.temporaryDirectory))), "not a readable local file"),
+        (FreeEndpoint(method: .post(body: .multipart([]))), "a multipart body needs at least one part"),
+        (FreeEndpoint(method: .post(body: .formEncodable(HandWrittenNesting()))), "inner is a nested object"),
         (
             FreeEndpoint(method: .post(body: .data(Data(), contentType: "text/plain\r\nX-Injected: 1"))),
             "the value of header \"Content-Type\" contains CR, LF or NUL"

@@ -131,6 +131,41 @@ import FoundationNetworking
         }
     }
 
+    @Test func urlAndQueryRulesHoldOnTheWire() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: nil)
+            let endpoint = FreeEndpoint(
+                baseUrl: server.url("/echo/api/?key=1"),
+                subpath: "/items/a?b#c",
+                ordered: [
+                    ("tag", .array(["x", "y,z"], style: .bracketedKey)),
+                    ("ids", .array(["1", "2"], style: .commaSeparated)),
+                    ("page", 2), ("draft", false), ("ratio", 0.0000001), ("none", .array([])), ("tag", "again"),
+                ]
+            )
+            _ = await provider.response(on: endpoint)
+            let received = try #require(await server.receivedRequests().last)
+            #expect(received.path == "/echo/api/items/a%3Fb%23c")
+            #expect(
+                received.query
+                    == "key=1&tag%5B%5D=x&tag%5B%5D=y%2Cz&ids=1,2&page=2&draft=false&ratio=0.0000001&tag=again"
+            )
+        }
+    }
+
+    @Test func anExplicitContentTypeIsTheOnlyOneOnTheWire() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            let endpoint = FreeEndpoint(
+                subpath: "echo",
+                method: .post(body: .json(["a": 1])),
+                headers: ["content-type": "application/vnd.api+json"]
+            )
+            _ = await provider.response(on: endpoint)
+            #expect(await server.receivedRequests().last?.headerValues("Content-Type") == ["application/vnd.api+json"])
+        }
+    }
+
     @Test func aHeadAnswerDecodesAsEmptyEvenWhenTheServerNamesALength() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)

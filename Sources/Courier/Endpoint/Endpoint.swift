@@ -72,7 +72,10 @@ extension Endpoint {
 
     /// ``queryParameters`` sorted by key.
     public var orderedQueryParameters: [(key: String, value: QueryParameterValue)] {
-        queryParameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        // By UTF-8 bytes: String's `<` treats canonically equivalent keys as equal, leaving their order open.
+        queryParameters.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
+            (key: $0.key, value: $0.value)
+        }
     }
 
     /// `nil`: the session's timeout.

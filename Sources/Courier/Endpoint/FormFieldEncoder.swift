@@ -12,7 +12,16 @@ enum FormFieldEncoder {
         guard encoder.texts.isEmpty else {
             throw nestingError([], "a form body must be a value with properties, like a struct, not a single value")
         }
-        return encoder.fields
+        guard value is [String: Any] else { return encoder.fields }
+        // A dictionary writes its keys in its own order, which changes from run to run: sort them (stably, so the
+        // repeated fields of an array keep their order).
+        return encoder.fields.enumerated()
+            .sorted { left, right in
+                left.element.name == right.element.name
+                    ? left.offset < right.offset
+                    : left.element.name.utf8.lexicographicallyPrecedes(right.element.name.utf8)
+            }
+            .map(\.element)
     }
 
     static func texts<T: Encodable>(of value: T, codingPath: [any CodingKey]) throws -> [String] {
@@ -74,7 +83,11 @@ enum FormFieldEncoder {
             keyedBy keyType: NestedKey.Type,
             forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
-            TextsEncoder(codingPath: codingPath + [key], acceptsProperties: false).container(keyedBy: keyType)
+            let path = (codingPath + [key]).map(\.stringValue).joined(separator: ".")
+            encoder.failure =
+                encoder.failure
+                ?? nestingError(codingPath + [key], "\(path) is a nested object, which a form cannot hold")
+            return TextsEncoder(codingPath: codingPath + [key], acceptsProperties: true).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -98,7 +111,8 @@ enum FormFieldEncoder {
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type
         ) -> KeyedEncodingContainer<NestedKey> {
-            TextsEncoder(codingPath: codingPath, acceptsProperties: false).container(keyedBy: keyType)
+            // An object inside a value or an array: the encoder records the failure.
+            encoder.container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }

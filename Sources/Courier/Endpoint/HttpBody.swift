@@ -22,11 +22,11 @@ public enum HttpBody: Sendable {
     case form([(name: String, value: String)])
 
     /// A value's properties as form fields, in the order its `encode(to:)` writes them (declaration order for a
-    /// synthesized conformance).
+    /// synthesized conformance; a `[String: …]` dictionary's sorted by key, as it has no order of its own).
     ///
-    /// Strings, numbers, booleans, URLs and optionals (a `nil` is left out) become one field each; an array of
-    /// them repeats the field. A nested object cannot be expressed in a flat form and fails the request with
-    /// ``ApiError/invalidRequest(reason:)``.
+    /// Strings, numbers, booleans, URLs, dates (ISO 8601 in UTC) and optionals (a `nil` is left out) become one
+    /// field each; an array of them repeats the field. A nested object cannot be expressed in a flat form and
+    /// fails the request with ``ApiError/invalidRequest(reason:)``.
     case formEncodable(any Encodable & Sendable)
 
     /// A `multipart/form-data` body (RFC 7578) of text fields and files.

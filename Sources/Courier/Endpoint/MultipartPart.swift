@@ -3,7 +3,7 @@ import Foundation
 /// One part of a ``HttpBody/multipart(_:)`` body: a text field, or a file given as bytes or read from disk.
 ///
 /// The name and the file name are sent as given, in UTF-8, inside double quotes; a `"`, CR or LF in them is
-/// percent-encoded (`%22`, `%0D`, `%0A`), as browsers do, so it cannot end the quoted string or the header line.
+/// written `%22`, `%0D`, `%0A` (the HTML standard's escapes), so it cannot end the quoted string or the header line.
 public struct MultipartPart: Sendable {
     enum Content: Sendable {
         case text(String)
@@ -44,14 +44,18 @@ public struct MultipartPart: Sendable {
     ///   - name: The form field name.
     ///   - url: The file to read.
     ///   - filename: The file name sent; `nil` sends the file's own name.
-    ///   - mediaType: The part's `Content-Type`; `nil` infers it from the file name's extension.
+    ///   - mediaType: The part's `Content-Type`; `nil` infers it from the extension of the file name sent, or of the
+    ///     file when that name has none.
     public static func file(name: String, url: URL, filename: String? = nil, mediaType: String? = nil) -> MultipartPart
     {
         let filename = filename ?? url.lastPathComponent
+        // The sent name's extension first; a name without one (`"upload"`) falls back to the file's own.
+        let sentExtension = (filename as NSString).pathExtension
         return MultipartPart(
             name: name,
             filename: filename,
-            mediaType: mediaType ?? MediaType.forFileExtension((filename as NSString).pathExtension),
+            mediaType: mediaType
+                ?? MediaType.forFileExtension(sentExtension.isEmpty ? url.pathExtension : sentExtension),
             content: .file(url)
         )
     }

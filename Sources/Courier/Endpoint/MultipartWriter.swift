@@ -6,36 +6,48 @@ import Foundation
 /// random, and is chosen again in the rare case that it occurs in a part's content, so it cannot appear there.
 struct MultipartWriter {
     let parts: [MultipartPart]
+    var makeBoundary: () -> String = {
+        "courier-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
 
     static let chunkSize = 1 << 20
 
+    /// Why one attempt at writing stopped.
+    private enum Failure: Error {
+        case boundaryInContent
+        case invalid(InvalidRequestError)
+    }
+
     /// The body in memory; file parts are read whole.
     func data() throws(InvalidRequestError) -> (body: Data, boundary: String) {
-        try withFreshBoundary { boundary throws(InvalidRequestError) in
+        try withFreshBoundary { boundary throws(Failure) in
             var body = Data()
             try write(boundary: boundary) { body.append($0) }
             return (body, boundary)
         }
     }
 
-    /// The body in a new temporary file, which the caller deletes once it is sent.
+    /// The body in a new temporary file readable by its owner only, named after its boundary; the caller deletes
+    /// it once it is sent.
     func temporaryFile() throws(InvalidRequestError) -> (file: URL, boundary: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-multipart-\(UUID().uuidString)"
-        )
-        return try withFreshBoundary { boundary throws(InvalidRequestError) in
-            guard FileManager.default.createFile(atPath: file.path, contents: nil),
+        try withFreshBoundary { boundary throws(Failure) in
+            let file = Self.temporaryFile(for: boundary)
+            guard
+                FileManager.default.createFile(
+                    atPath: file.path,
+                    contents: nil,
+                    attributes: [.posixPermissions: 0o600]
+                ),
                 let output = try? FileHandle(forWritingTo: file)
             else {
-                throw InvalidRequestError(reason: "the multipart body could not be written to \(file.path)")
+                throw .invalid(InvalidRequestError(reason: "the multipart body could not be written to \(file.path)"))
             }
             defer { try? output.close() }
-            do throws(InvalidRequestError) {
-                try write(boundary: boundary) { chunk throws(InvalidRequestError) in
+            do throws(Failure) {
+                try write(boundary: boundary) { chunk throws(Failure) in
                     do { try output.write(contentsOf: chunk) } catch {
-                        throw InvalidRequestError(
-                            reason: "the multipart body could not be written to \(file.path): \(error)"
-                        )
+                        let reason = "the multipart body could not be written to \(file.path): \(error)"
+                        throw .invalid(InvalidRequestError(reason: reason))
                     }
                 }
             } catch {
@@ -46,29 +58,32 @@ struct MultipartWriter {
         }
     }
 
-    /// Runs `write` with a new random boundary until one does not occur in the content (at most a few times).
+    /// Where the body with `boundary` is written.
+    static func temporaryFile(for boundary: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("courier-multipart-\(boundary)")
+    }
+
+    /// Runs `write` with a new boundary until one does not occur in the content (at most a few times).
     private func withFreshBoundary<Result>(
-        _ write: (String) throws(InvalidRequestError) -> Result
+        _ write: (String) throws(Failure) -> Result
     ) throws(InvalidRequestError) -> Result {
+        guard !parts.isEmpty else {
+            throw InvalidRequestError(reason: "a multipart body needs at least one part")
+        }
         for _ in 0..<4 {
-            let boundary = "courier-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            do {
-                return try write(boundary)
-            } catch let error where error.reason == BoundaryInContent.reason {
-                continue
+            do throws(Failure) {
+                return try write(makeBoundary())
+            } catch {
+                switch error {
+                case .boundaryInContent: continue
+                case .invalid(let invalid): throw invalid
+                }
             }
         }
         throw InvalidRequestError(reason: "no multipart boundary could be found that does not occur in the parts")
     }
 
-    private enum BoundaryInContent {
-        static let reason = "the boundary occurs in the content"
-    }
-
-    private func write(
-        boundary: String,
-        to output: (Data) throws(InvalidRequestError) -> Void
-    ) throws(InvalidRequestError) {
+    private func write(boundary: String, to output: (Data) throws(Failure) -> Void) throws(Failure) {
         let delimiter = Data("--\(boundary)".utf8)
         for part in parts {
             try output(try header(of: part, boundary: boundary))
@@ -89,10 +104,11 @@ struct MultipartWriter {
         _ url: URL,
         part: MultipartPart,
         delimiter: Data,
-        to output: (Data) throws(InvalidRequestError) -> Void
-    ) throws(InvalidRequestError) {
-        guard let input = try? FileHandle(forReadingFrom: url) else {
-            throw InvalidRequestError(reason: "the file \(url.path) of multipart part \"\(part.name)\" cannot be read")
+        to output: (Data) throws(Failure) -> Void
+    ) throws(Failure) {
+        guard url.isFileURL, let input = try? FileHandle(forReadingFrom: url) else {
+            let reason = "the file \(url.path) of multipart part \"\(part.name)\" cannot be read"
+            throw .invalid(InvalidRequestError(reason: reason))
         }
         defer { try? input.close() }
         var carry = Data()
@@ -101,7 +117,9 @@ struct MultipartWriter {
             do {
                 chunk = try input.read(upToCount: Self.chunkSize) ?? Data()
             } catch {
-                throw InvalidRequestError(reason: "the file \(url.path) could not be read to the end: \(error)")
+                throw .invalid(
+                    InvalidRequestError(reason: "the file \(url.path) could not be read to the end: \(error)")
+                )
             }
             guard !chunk.isEmpty else { return }
             let checked = try checked(chunk, against: delimiter, carry: carry)
@@ -116,13 +134,13 @@ struct MultipartWriter {
         _ chunk: Data,
         against delimiter: Data,
         carry: Data
-    ) throws(InvalidRequestError) -> (chunk: Data, carry: Data) {
+    ) throws(Failure) -> (chunk: Data, carry: Data) {
         let window = carry + chunk
-        if window.range(of: delimiter) != nil { throw InvalidRequestError(reason: BoundaryInContent.reason) }
+        if window.range(of: delimiter) != nil { throw .boundaryInContent }
         return (chunk, Data(window.suffix(delimiter.count - 1)))
     }
 
-    private func header(of part: MultipartPart, boundary: String) throws(InvalidRequestError) -> Data {
+    private func header(of part: MultipartPart, boundary: String) throws(Failure) -> Data {
         var header = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(part.name))\""
         if let filename = part.filename {
             header += "; filename=\"\(Self.escaped(filename))\""
@@ -130,19 +148,27 @@ struct MultipartWriter {
         header += "\r\n"
         if let mediaType = part.mediaType {
             guard !mediaType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                throw InvalidRequestError(
-                    reason: "the media type of multipart part \"\(part.name)\" contains CR, LF or NUL"
-                )
+                let reason = "the media type of multipart part \"\(part.name)\" contains CR, LF or NUL"
+                throw .invalid(InvalidRequestError(reason: reason))
             }
             header += "Content-Type: \(mediaType)\r\n"
         }
         return Data((header + "\r\n").utf8)
     }
 
-    /// What browsers do to names and file names in part headers (WHATWG HTML, multipart/form-data encoding).
+    /// The escapes of the HTML standard's multipart/form-data encoding for names and file names: `"`, CR and LF as
+    /// `%22`, `%0D`, `%0A`, so they cannot end the quoted string or the header line. (Unlike a browser, line
+    /// breaks are not first normalized to CRLF: Courier sends what it was given.)
     static func escaped(_ value: String) -> String {
-        value.replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
-            .replacingOccurrences(of: "\"", with: "%22")
+        var escaped = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            case "\"": escaped += "%22"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

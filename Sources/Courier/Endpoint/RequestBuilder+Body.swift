@@ -34,8 +34,13 @@ extension RequestBuilder {
         case .multipart(let parts):
             return try multipartBody(MultipartWriter(parts: parts), purpose: purpose)
         case .file(let url, let contentType):
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw InvalidRequestError(reason: "the body file \(quoted(url.path)) cannot be read")
+            var isDirectory: ObjCBool = false
+            guard url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: url.path)
+            else {
+                throw InvalidRequestError(
+                    reason: "the body file \(quoted(url.absoluteString)) is not a readable local file"
+                )
             }
             let contentType = contentType ?? MediaType.forFileExtension(url.pathExtension)
             switch purpose {

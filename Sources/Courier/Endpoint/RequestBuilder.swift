@@ -46,26 +46,26 @@ enum RequestBuilder {
                 request.timeoutInterval = timeoutInterval(timeout)
             }
             request.setValue("application/json", forHTTPHeaderField: "Accept")
-            var bodyFile: BodyFile?
-            if let body = method.body {
-                if ["GET", "HEAD"].contains(method.name.uppercased()) {
-                    throw InvalidRequestError(reason: "a \(method.name.uppercased()) request cannot carry a body")
-                }
-                let encoded = try encode(body, encoder: endpoint.encoder, purpose: purpose)
+            guard let body = method.body else {
+                try setHeaders(endpoint.headers, on: &request)
+                return Built(request: request, bodyFile: nil)
+            }
+            if ["GET", "HEAD"].contains(method.name.uppercased()) {
+                throw InvalidRequestError(reason: "a \(method.name.uppercased()) request cannot carry a body")
+            }
+            let encoded = try encode(body, encoder: endpoint.encoder, purpose: purpose)
+            do throws(InvalidRequestError) {
                 // One slot in Foundation: assigning a nil stream would clear the body.
                 if let data = encoded.data { request.httpBody = data }
                 if let stream = encoded.stream { request.httpBodyStream = stream }
-                bodyFile = encoded.file
                 try validateHeader(name: "Content-Type", value: encoded.contentType)
                 request.setValue(encoded.contentType, forHTTPHeaderField: "Content-Type")
-            }
-            do throws(InvalidRequestError) {
                 try setHeaders(endpoint.headers, on: &request)
             } catch {
-                if let bodyFile, bodyFile.isTemporary { try? FileManager.default.removeItem(at: bodyFile.url) }
+                if let file = encoded.file, file.isTemporary { try? FileManager.default.removeItem(at: file.url) }
                 throw error
             }
-            return Built(request: request, bodyFile: bodyFile)
+            return Built(request: request, bodyFile: encoded.file)
         }
     }
 
@@ -111,8 +111,8 @@ enum RequestBuilder {
         }
     }
 
-    /// Seconds for `URLRequest`. FoundationNetworking truncates a timeout to whole seconds (0.5 s would become no
-    /// wait at all), so there a fraction is rounded up: a timeout never fires earlier than the endpoint said.
+    /// Seconds for `URLRequest`. FoundationNetworking truncates a timeout to whole seconds (0.5 s would become 0),
+    /// so there a fraction is rounded up: a timeout never fires earlier than the endpoint said.
     static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
         let (seconds, attoseconds) = timeout.components
         let exact = Double(seconds) + Double(attoseconds) / 1e18

@@ -9,9 +9,33 @@ enum ScalarText {
     /// `1e-07` is `0.0000001`, `2.0` is `2`.
     static func text(_ value: Double) -> String { plain("\(value)") }
 
-    private static func plain(_ shortest: String) -> String {
-        if shortest.contains("e"), let decimal = Decimal(string: shortest) { return "\(decimal)" }
-        return shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest
+    /// `shortest` (Swift's round-tripping text of a float) with its exponent written out and without `.0`.
+    static func plain(_ shortest: String) -> String {
+        let lowercased = shortest.lowercased()
+        guard let exponentIndex = lowercased.firstIndex(of: "e"),
+            let exponent = Int(lowercased[lowercased.index(after: exponentIndex)...])
+        else { return shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest }
+        var mantissa = String(lowercased[..<exponentIndex])
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { mantissa.removeFirst() }
+        let parts = mantissa.split(separator: ".", maxSplits: 1)
+        let digits = parts.joined()
+        // Where the decimal point goes, counted in digits from the left.
+        let point = (parts.first?.count ?? 0) + exponent
+        let text: String
+        if point <= 0 {
+            text = "0." + String(repeating: "0", count: -point) + digits
+        } else if point >= digits.count {
+            text = digits + String(repeating: "0", count: point - digits.count)
+        } else {
+            text = digits.prefix(point) + "." + digits.dropFirst(point)
+        }
+        let trimmed =
+            text.contains(".")
+            ? String(text.reversed().drop { $0 == "0" }.reversed()).trimmingCharacters(
+                in: CharacterSet(charactersIn: ".")
+            ) : text
+        return sign + trimmed
     }
 
     /// ISO 8601 in UTC with fractional seconds when there are any, e.g. `2026-11-21T09:30:00Z`.

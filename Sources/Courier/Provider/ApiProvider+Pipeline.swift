@@ -25,7 +25,9 @@ extension ApiProvider {
         // test advancing the scheduler from another thread) is not added to it.
         let mockClockAtStart = mockingBehavior?.scheduler.now
         let built: RequestBuilder.Built
-        switch prepare(endpoint, purpose: .sending) {
+        // A mocked request never reaches a transport: its body stays in memory, where mocks and plugins can see it,
+        // and no temporary file is written that nothing would read.
+        switch prepare(endpoint, purpose: mockingBehavior == nil ? .sending : .inspecting) {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
             refusal.bodyFile.map(Self.removeIfTemporary)

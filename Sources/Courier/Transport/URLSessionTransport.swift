@@ -27,9 +27,10 @@ final class URLSessionTransport: Sendable {
 
     /// Starts `request`; `completion` is called once, on the session's serial delegate queue, with what came back.
     /// It must not block: everything else this session delivers waits behind it.
-    /// - Parameter bodyFile: A file to send as the body, read from disk in chunks. An upload task sends it with its
-    ///   `Content-Length`; a body stream would go chunked, and on Linux a `Content-Length` set by hand next to a
-    ///   stream is sent together with `Transfer-Encoding: chunked`, which servers must reject.
+    /// - Parameter bodyFile: A file to send as the body, read from disk in chunks, unless a plugin gave the request
+    ///   a body of its own. An upload task sends it with its `Content-Length`; a body stream would go chunked, and on
+    ///   Linux a `Content-Length` set by hand next to a stream is sent together with `Transfer-Encoding: chunked`,
+    ///   which servers must reject.
     /// - Returns: The action that cancels the request.
     func send(
         _ request: URLRequest,
@@ -37,10 +38,7 @@ final class URLSessionTransport: Sendable {
         completion: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
     ) -> @Sendable () -> Void {
         let task: URLSessionTask
-        if let bodyFile {
-            var request = request
-            request.httpBody = nil
-            request.httpBodyStream = nil
+        if let bodyFile, request.httpBody == nil, request.httpBodyStream == nil {
             task = session.uploadTask(with: request, fromFile: bodyFile)
         } else {
             task = session.dataTask(with: request)
