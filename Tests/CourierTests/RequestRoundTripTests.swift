@@ -153,6 +153,16 @@ import FoundationNetworking
         }
     }
 
+    @Test func aDictionaryQueryArrivesSortedByKey() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            _ = await provider.response(
+                on: FreeEndpoint(subpath: "echo", queryParameters: ["b": "2", "é": "3", "a": "1"])
+            )
+            #expect(await server.receivedRequests().last?.query == "a=1&b=2&%C3%A9=3")
+        }
+    }
+
     @Test func anExplicitContentTypeIsTheOnlyOneOnTheWire() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
