@@ -16,13 +16,21 @@ public struct ReceivedPart: Equatable, Sendable {
         headers.first { $0.first?.lowercased() == "content-type" }?.last
     }
 
+    /// Searched in UTF-8 bytes: as Characters, a quote followed by a combining scalar (say U+FE00) is one
+    /// grapheme and would not be found as a quote.
     private func dispositionParameter(_ parameter: String) -> String? {
-        guard let disposition = headers.first(where: { $0.first?.lowercased() == "content-disposition" })?.last,
-            let start = disposition.range(of: "; \(parameter)=\"")
+        guard let disposition = headers.first(where: { $0.first?.lowercased() == "content-disposition" })?.last
         else { return nil }
-        let rest = disposition[start.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end])
+        let bytes = Array(disposition.utf8)
+        let opening = Array("; \(parameter)=\"".utf8)
+        guard
+            let start = (0...(bytes.count - opening.count)).first(where: {
+                Array(bytes[$0..<($0 + opening.count)]) == opening
+            })
+        else { return nil }
+        let valueStart = start + opening.count
+        guard let end = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: bytes[valueStart..<end], as: UTF8.self)
     }
 
     /// Splits `body` at `boundary` into parts, or `nil` when it is not well formed.

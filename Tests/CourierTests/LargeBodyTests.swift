@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// A 200 MB file is streamed from disk, as the whole body or as a multipart part, with its length announced.
-@Suite(.timeLimit(.minutes(2))) struct LargeBodyTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct LargeBodyTests {
     static let size = 200 * 1024 * 1024
 
     /// A sparse-free 200 MB file of a repeating pattern, written in 1 MiB chunks.
@@ -34,9 +34,10 @@ import FoundationNetworking
         #if os(Linux)
         let before = try #require(peakBefore, "the peak memory could not be reset")
         let after = try #require(PeakMemory.current())
-        // Reading the file whole would add its 200 MB; streaming adds buffers (8–16 MB measured). Other tests run in
-        // parallel in this process, so the bound is generous rather than tight.
-        #expect(after - before < 120 * 1024 * 1024, "peak grew by \((after - before) >> 20) MiB")
+        // Reading the file whole would add at least its 200 MB (400 MB for multipart: file and body); streaming
+        // adds buffers: 8–16 MB measured alone. The peak is the whole process's, and other suites run in parallel
+        // (up to 122 MB measured with them), so the bound only separates streaming from reading whole.
+        #expect(after - before < 190 * 1024 * 1024, "peak grew by \((after - before) >> 20) MiB")
         #endif
         return report
     }

@@ -138,6 +138,21 @@ struct NestedForm: Encodable, Sendable {
         )
     }
 
+    @Test func namesThatStartWithACombiningScalarKeepTheirQuotes() throws {
+        let names = ["\u{FE00}", "\u{0301}x", "\"\u{0301}"]
+        let request = try post(.multipart(names.map { .text(name: $0, value: $0) }))
+        let boundary = try #require(
+            request.value(forHTTPHeaderField: "Content-Type")?.components(separatedBy: "boundary=").last
+        )
+        let parts = try #require(ReceivedPart.parse(request.httpBody ?? Data(), boundary: boundary))
+        #expect(
+            parts.map { Array(($0.name ?? "").utf8) } == [
+                [0xEF, 0xB8, 0x80], [0xCC, 0x81, 0x78], Array("%22\u{0301}".utf8),
+            ]
+        )
+        #expect(parts.map(\.body) == names.map { Data($0.utf8) })
+    }
+
     @Test func aFileBodyIsStreamedFromDiskWithATypeFromItsExtension() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).csv")
         try Data("a,b\n1,2\n".utf8).write(to: file)
