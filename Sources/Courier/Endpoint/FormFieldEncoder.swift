@@ -51,11 +51,14 @@ enum FormFieldEncoder {
         }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            if !acceptsProperties {
-                let path = codingPath.map(\.stringValue).joined(separator: ".")
-                failure = failure ?? nestingError(codingPath, "\(path) is a nested object, which a form cannot hold")
-            }
+            if !acceptsProperties { refuseNestedObject(at: codingPath) }
             return KeyedEncodingContainer(PropertiesContainer<Key>(encoder: self))
+        }
+
+        /// Records the first object found below the top level, which a flat form cannot hold.
+        func refuseNestedObject(at codingPath: [any CodingKey]) {
+            let path = codingPath.map(\.stringValue).joined(separator: ".")
+            failure = failure ?? nestingError(codingPath, "\(path) is a nested object, which a form cannot hold")
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer { TextsContainer(encoder: self) }
@@ -83,10 +86,7 @@ enum FormFieldEncoder {
             keyedBy keyType: NestedKey.Type,
             forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
-            let path = (codingPath + [key]).map(\.stringValue).joined(separator: ".")
-            encoder.failure =
-                encoder.failure
-                ?? nestingError(codingPath + [key], "\(path) is a nested object, which a form cannot hold")
+            encoder.refuseNestedObject(at: codingPath + [key])
             return TextsEncoder(codingPath: codingPath + [key], acceptsProperties: true).container(keyedBy: keyType)
         }
 

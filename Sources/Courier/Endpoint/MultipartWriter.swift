@@ -107,7 +107,7 @@ struct MultipartWriter {
         to output: (Data) throws(Failure) -> Void
     ) throws(Failure) {
         guard url.isFileURL, let input = try? FileHandle(forReadingFrom: url) else {
-            let reason = "the file \(url.path) of multipart part \"\(part.name)\" cannot be read"
+            let reason = "the file \(url.path) of multipart part \(RequestBuilder.quoted(part.name)) cannot be read"
             throw .invalid(InvalidRequestError(reason: reason))
         }
         defer { try? input.close() }
@@ -147,8 +147,9 @@ struct MultipartWriter {
         }
         header += "\r\n"
         if let mediaType = part.mediaType {
-            guard !mediaType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                let reason = "the media type of multipart part \"\(part.name)\" contains CR, LF or NUL"
+            guard !RequestBuilder.containsLineBreakOrNul(mediaType) else {
+                let reason =
+                    "the media type of multipart part \(RequestBuilder.quoted(part.name)) contains CR, LF or NUL"
                 throw .invalid(InvalidRequestError(reason: reason))
             }
             header += "Content-Type: \(mediaType)\r\n"

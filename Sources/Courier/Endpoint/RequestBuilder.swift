@@ -27,6 +27,11 @@ enum RequestBuilder {
     struct BodyFile: Sendable {
         let url: URL
         let isTemporary: Bool
+
+        /// Deletes the file if Courier wrote it for this request; a caller's own file is left alone.
+        func removeIfTemporary() {
+            if isTemporary { try? FileManager.default.removeItem(at: url) }
+        }
     }
 
     static func request<EndpointType: Endpoint>(
@@ -62,7 +67,7 @@ enum RequestBuilder {
                 request.setValue(encoded.contentType, forHTTPHeaderField: "Content-Type")
                 try setHeaders(endpoint.headers, on: &request)
             } catch {
-                if let file = encoded.file, file.isTemporary { try? FileManager.default.removeItem(at: file.url) }
+                encoded.file?.removeIfTemporary()
                 throw error
             }
             return Built(request: request, bodyFile: encoded.file)
@@ -106,7 +111,7 @@ enum RequestBuilder {
             throw InvalidRequestError(reason: "the header name \(quoted(name)) is not a valid HTTP token")
         }
         // The value itself stays out of the reason: it may be a credential, and reasons end up in logs.
-        guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+        guard !containsLineBreakOrNul(value) else {
             throw InvalidRequestError(reason: "the value of header \(quoted(name)) contains CR, LF or NUL")
         }
     }
@@ -121,6 +126,11 @@ enum RequestBuilder {
         #else
         return exact
         #endif
+    }
+
+    /// Whether `value` holds CR, LF or NUL, which would end a header line early and start another.
+    static func containsLineBreakOrNul(_ value: String) -> Bool {
+        value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
     }
 
     static func quoted(_ string: String) -> String {

@@ -30,14 +30,14 @@ extension ApiProvider {
         switch prepare(endpoint, purpose: mockingBehavior == nil ? .sending : .inspecting) {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
-            refusal.bodyFile.map(Self.removeIfTemporary)
+            refusal.bodyFile?.removeIfTemporary()
             handle.finish()
             return deliver(Exchange(request: refusal.request, error: refusal.error))
         }
         let bodyFile = built.bodyFile
         let deliver: @Sendable (Exchange) -> Void = { exchange in
             // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
-            bodyFile.map(Self.removeIfTemporary)
+            bodyFile?.removeIfTemporary()
             handle.finish()
             deliver(exchange)
         }
@@ -81,10 +81,6 @@ extension ApiProvider {
             return .failure(Refusal(request: built.request, error: error, bodyFile: built.bodyFile))
         }
         return .success(built)
-    }
-
-    private static func removeIfTemporary(_ bodyFile: RequestBuilder.BodyFile) {
-        if bodyFile.isTemporary { try? FileManager.default.removeItem(at: bodyFile.url) }
     }
 
     /// Hands the final request to the network or the mocks, unless it was cancelled first.

@@ -45,14 +45,16 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - sessionConfiguration: The configuration of the provider's own `URLSession`. The default, a fresh
     ///     `.ephemeral` configuration, keeps cookies, credentials and cache in memory and to this provider
     ///     alone; pass a configuration that uses shared storage to share it.
-    public init(
+    public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
         sessionConfiguration: URLSessionConfiguration = .ephemeral
     ) {
-        self.baseUrl = baseUrl
-        self.plugins = plugins
-        self.carrier = .network(URLSessionTransport(configuration: sessionConfiguration))
+        self.init(
+            baseUrl: baseUrl,
+            plugins: plugins,
+            carrier: .network(URLSessionTransport(configuration: sessionConfiguration))
+        )
     }
 
     /// Creates a provider whose requests are answered by `mockingBehavior` instead of the network, as in Microya.
@@ -64,17 +66,21 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - baseUrl: Overrides every endpoint's base URL; it shows in the requests the plugins and mocks see.
     ///   - plugins: Called for every request, in this order.
     ///   - mockingBehavior: Answers every request with a ``MockedResponse``; `nil` for the network.
-    public init(
+    public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
         mockingBehavior: MockingBehavior<EndpointType>?
     ) {
+        guard let mockingBehavior else {
+            self.init(baseUrl: baseUrl, plugins: plugins)
+            return
+        }
+        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .mocks(mockingBehavior))
+    }
+
+    private init(baseUrl: URL?, plugins: [Plugin<EndpointType>], carrier: Carrier) {
         self.baseUrl = baseUrl
         self.plugins = plugins
-        if let mockingBehavior {
-            self.carrier = .mocks(mockingBehavior)
-        } else {
-            self.carrier = .network(URLSessionTransport(configuration: .ephemeral))
-        }
+        self.carrier = carrier
     }
 }
