@@ -59,6 +59,7 @@ enum TestRoutes {
         }
         TodoRoutes.add(to: router)
         SinkRoute.add(to: router)
+        StreamingRoutes.add(to: router)
         return router
     }
 

@@ -19,6 +19,7 @@ struct FreeEndpoint: Endpoint, CustomStringConvertible {
     var timeout: Duration?
     var cachePolicy: URLRequest.CachePolicy = .useProtocolCachePolicy
     var encoder = JSONEncoder()
+    var maximumResponseBodySize = 16 * 1024 * 1024
 
     var orderedQueryParameters: [(key: String, value: QueryParameterValue)] {
         ordered ?? queryParameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }

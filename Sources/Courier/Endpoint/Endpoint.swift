@@ -41,13 +41,18 @@ public protocol Endpoint: Sendable {
     /// Give this instead of ``queryParameters`` when the order matters: `[("q", "swift"), ("page", 2)]`.
     var orderedQueryParameters: [(key: String, value: QueryParameterValue)] { get }
 
-    /// How long the request may wait for data before it fails with ``ApiError/noResponseReceived(error:)``
-    /// (`URLError.timedOut`); `nil` keeps the session's (60 seconds by default). On Linux a fraction of a second
-    /// is rounded up, because FoundationNetworking only waits in whole seconds.
+    /// The most one attempt may take, from sending to the last byte of the answer; longer fails with
+    /// ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). Courier enforces it itself, to the
+    /// millisecond and also against a server that sends its answer a byte at a time; `nil` keeps only the
+    /// session's idle timeout (60 seconds by default).
     var timeout: Duration? { get }
 
     /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`).
     var cachePolicy: URLRequest.CachePolicy { get }
+
+    /// The largest response body accepted, in bytes (after decompression); a larger one fails the request with
+    /// ``ApiError/responseBodyTooLarge(limit:)`` as soon as it is announced or reached, keeping memory bounded.
+    var maximumResponseBodySize: Int { get }
 
     /// The decoder for 2xx bodies and ``ClientErrorType`` bodies.
     var decoder: JSONDecoder { get }
@@ -83,6 +88,9 @@ extension Endpoint {
 
     /// `.useProtocolCachePolicy`.
     public var cachePolicy: URLRequest.CachePolicy { .useProtocolCachePolicy }
+
+    /// 16 MiB: far beyond a JSON answer, far below what would strain memory.
+    public var maximumResponseBodySize: Int { 16 * 1024 * 1024 }
 
     /// A plain `JSONDecoder`, shared by all endpoints that do not name their own.
     ///

@@ -62,6 +62,10 @@ extension MockingBehavior {
         if let transportError = mocked.transportError {
             return Exchange(request: request, error: transportError)
         }
+        // As on the network: a body over the endpoint's limit is refused, not delivered.
+        if let body = mocked.bodyData, body.count > endpoint.maximumResponseBodySize {
+            return Exchange(request: request, error: ResponseTooLargeError(limit: endpoint.maximumResponseBodySize))
+        }
         guard
             let url = request.url,
             let response = HTTPURLResponse(

@@ -31,6 +31,8 @@ extension ApiError: LocalizedError, CustomStringConvertible {
             return "The server answered with the unexpected status \(HttpStatus(code: statusCode))."
         case .unexpectedResponseType(let response):
             return "The response from \(response.url?.absoluteString ?? "an unknown URL") was not an HTTP response."
+        case .responseBodyTooLarge(let limit):
+            return "The response body was larger than the limit of \(limit) bytes and was not kept."
         case .emptyMockedResponse(let endpoint) where endpoint.isEmpty:
             return "The mocked provider has no mocked response for the endpoint."
         case .emptyMockedResponse(let endpoint):

@@ -39,6 +39,9 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
     /// The response was not an HTTP response.
     case unexpectedResponseType(response: URLResponse)
 
+    /// The response body was larger than the endpoint's ``Endpoint/maximumResponseBodySize``; it was not kept.
+    case responseBodyTooLarge(limit: Int)
+
     /// A mocked provider found no mocked response for the endpoint; `endpoint` names it, e.g. `"TodoApi.list"`.
     case emptyMockedResponse(endpoint: String)
 
@@ -62,6 +65,7 @@ extension ApiError: Equatable where ClientErrorType: Equatable {
         case (.emptyMockedResponse(let left), .emptyMockedResponse(let right)):
             return left.isEmpty || right.isEmpty || left == right
         case (.noDataInResponse(let left), .noDataInResponse(let right)),
+            (.responseBodyTooLarge(let left), .responseBodyTooLarge(let right)),
             (.serverError(let left), .serverError(let right)),
             (.unexpectedStatusCode(let left), .unexpectedStatusCode(let right)):
             return left == right

@@ -96,7 +96,12 @@ extension ApiProvider {
         let started = handle.start {
             switch carrier {
             case .network(let transport):
-                return transport.send(request, bodyFile: bodyFile?.url) { data, response, error in
+                return transport.send(
+                    request,
+                    bodyFile: bodyFile?.url,
+                    timeout: endpoint.timeout,
+                    maximumBodySize: endpoint.maximumResponseBodySize
+                ) { data, response, error in
                     let exchange = Exchange(request: request, data: data, response: response, error: error)
                     if let transportDeliveryQueue {
                         transportDeliveryQueue.async { deliver(exchange) }

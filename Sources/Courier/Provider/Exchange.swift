@@ -32,3 +32,9 @@ struct UnusableMockedResponseError: LocalizedError {
     let reason: String
     var errorDescription: String? { reason }
 }
+
+/// A response body larger than allowed; the pipeline reports it as ``ApiError/responseBodyTooLarge(limit:)``.
+struct ResponseTooLargeError: Error, CustomStringConvertible {
+    let limit: Int
+    var description: String { "The response body is larger than \(limit) bytes" }
+}

@@ -25,16 +25,25 @@ final class URLSessionTransport: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Starts `request`; `completion` is called once, on the session's serial delegate queue, with what came back.
-    /// It must not block: everything else this session delivers waits behind it.
+    /// Starts `request`; `completion` is called once with what came back: on the session's serial delegate queue,
+    /// or on a timer's queue when the timeout ends the request. It must not block: everything else this session
+    /// delivers waits behind it.
     /// - Parameter bodyFile: A file to send as the body, read from disk in chunks, unless a plugin gave the request
     ///   a body of its own. An upload task sends it with its `Content-Length`; a body stream would go chunked, and on
     ///   Linux a `Content-Length` set by hand next to a stream is sent together with `Transfer-Encoding: chunked`,
     ///   which servers must reject.
     /// - Returns: The action that cancels the request.
+    /// - Parameters:
+    ///   - timeout: The most the whole exchange may take, enforced here: FoundationNetworking truncates
+    ///     `timeoutInterval` to whole seconds and only measures idle time, so a server that drips its body would
+    ///     otherwise hold the request forever. Ends the task with `URLError(.timedOut)`.
+    ///   - maximumBodySize: The most response body bytes kept; a larger body ends the task with
+    ///     ``ResponseTooLargeError`` as soon as it is announced or reached.
     func send(
         _ request: URLRequest,
         bodyFile: URL? = nil,
+        timeout: Duration? = nil,
+        maximumBodySize: Int = .max,
         completion: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
     ) -> @Sendable () -> Void {
         let task: URLSessionTask
@@ -43,8 +52,15 @@ final class URLSessionTransport: Sendable {
         } else {
             task = session.dataTask(with: request)
         }
-        delegate.register(task, completion: completion)
+        delegate.register(task, maximumBodySize: maximumBodySize, completion: completion)
         task.resume()
+        if let timeout {
+            let delegate = delegate
+            let deadline = DispatchTime.now() + DispatchQueueScheduler.dispatchInterval(timeout)
+            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: deadline) {
+                delegate.stop(task, because: URLError(.timedOut))
+            }
+        }
         return { task.cancel() }
     }
 }

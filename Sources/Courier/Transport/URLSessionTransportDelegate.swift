@@ -10,6 +10,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     private struct Transfer {
         let completion: Completion
+        let maximumBodySize: Int
         var body = Data()
         var refusedAuthenticationChallenge = false
     }
@@ -19,15 +20,56 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// The headers that identify the user to the original origin and must not follow a redirect elsewhere.
     private static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
-    func register(_ task: URLSessionTask, completion: @escaping Completion) {
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(completion: completion) }
+    func register(_ task: URLSessionTask, maximumBodySize: Int, completion: @escaping Completion) {
+        transfers.withLock {
+            $0[task.taskIdentifier] = Transfer(completion: completion, maximumBodySize: maximumBodySize)
+        }
+    }
+
+    /// Delivers `reason` as `task`'s outcome at once, unless it has already ended, then cancels the task.
+    ///
+    /// Delivered before cancelling, not from `didCompleteWithError`: under load, libcurl and the session's delegate
+    /// queue can take seconds to get to the cancellation, and a timeout must end the request on time. Taking the
+    /// transfer out under the lock keeps the delivery to exactly one.
+    func stop(_ task: URLSessionTask, because reason: Error) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.completion(nil, nil, reason)
+        task.cancel()
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        // A length announced up front is refused before a byte of the body is read.
+        let limit = transfers.withLock { $0[dataTask.taskIdentifier]?.maximumBodySize } ?? .max
+        if response.expectedContentLength > Int64(limit) {
+            completionHandler(.cancel)
+            stop(dataTask, because: ResponseTooLargeError(limit: limit))
+        } else {
+            completionHandler(.allow)
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfers.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+        // Counted as delivered, i.e. after any decompression, so a small compressed body that inflates past the
+        // limit is refused too; the bytes past the limit are never kept.
+        let tooLarge = transfers.withLock { transfers -> Error? in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            guard transfer.body.count + data.count <= transfer.maximumBodySize else {
+                return ResponseTooLargeError(limit: transfer.maximumBodySize)
+            }
+            transfer.body.append(data)
+            transfers[dataTask.taskIdentifier] = transfer
+            return nil
+        }
+        if let tooLarge { stop(dataTask, because: tooLarge) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        // A task stopped by Courier has had its outcome delivered already and is not here anymore.
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let response = task.response
         // A 401 whose challenge this delegate refused ends as "cancelled"; the answer itself has arrived and is

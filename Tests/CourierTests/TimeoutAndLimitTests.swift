@@ -1,0 +1,137 @@
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Courier's own limits: a total timeout to the millisecond, and a response body size that is refused as soon as it
+/// shows, with the plugins seeing both.
+@Suite(.timeLimit(.minutes(1))) struct TimeoutAndLimitTests {
+    /// Sends `endpoint` through the completion door and returns the result and how long the pipeline took, from
+    /// the plugins' `willPerformRequest` to their `didPerformRequest`: the test task's own scheduling, which a
+    /// saturated thread pool delays, stays out of the measurement.
+    static func timed(
+        _ endpoint: FreeEndpoint,
+        on server: TestServer,
+        plugins: [Plugin<FreeEndpoint>] = []
+    ) async -> (ApiProvider<FreeEndpoint>.TypedResult<Data>, Duration) {
+        let stopwatch = StopwatchPlugin()
+        let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl, plugins: plugins + [stopwatch])
+        let result = await withCheckedContinuation { continuation in
+            provider.performRawDataRequest(on: endpoint) { continuation.resume(returning: $0) }
+        }
+        return (result, stopwatch.elapsed ?? .zero)
+    }
+
+    @Test func aSubSecondTimeoutEndsAHangingRequestOnTime() async throws {
+        try await TestServer.withServer { server in
+            let recorder = RequestRecorderPlugin<FreeEndpoint>()
+            let endpoint = FreeEndpoint(subpath: "slow", ordered: [("ms", 5_000)], timeout: .milliseconds(300))
+            let (result, elapsed) = await Self.timed(endpoint, on: server, plugins: [recorder])
+            #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+            #expect(elapsed >= .milliseconds(300))
+            #expect(elapsed < .milliseconds(1_300))
+            #expect(recorder.requests.count == 1)
+        }
+    }
+
+    @Test func aServerThatDripsItsBodyIsCutOffAtTheTimeout() async throws {
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "drip",
+                ordered: [("bytes", 1_000), ("intervalMs", 50)],
+                timeout: .seconds(1)
+            )
+            let (result, elapsed) = await Self.timed(endpoint, on: server)
+            #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+            #expect(elapsed < .seconds(2))
+        }
+    }
+
+    @Test(arguments: ["true", "false"])
+    func aBodyOverTheLimitIsRefusedWhetherAnnouncedOrNot(announce: String) async throws {
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "bytes",
+                ordered: [("count", 5_000), ("announce", .string(announce))],
+                maximumResponseBodySize: 1_000
+            )
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            #expect(await provider.rawDataResponse(on: endpoint) == .failure(.responseBodyTooLarge(limit: 1_000)))
+        }
+    }
+
+    @Test func aBodyAtTheLimitIsAccepted() async throws {
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "bytes",
+                ordered: [("count", 1_000), ("announce", "false")],
+                maximumResponseBodySize: 1_000
+            )
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            #expect(
+                await provider.rawDataResponse(on: endpoint)
+                    == .success(Data(repeating: UInt8(ascii: "x"), count: 1_000))
+            )
+        }
+    }
+
+    @Test func aHugeUnannouncedBodyIsStoppedAtTheLimitWithMemoryBounded() async throws {
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "bytes",
+                ordered: [("count", .int(500 * 1024 * 1024)), ("announce", "false")],
+                maximumResponseBodySize: 1024 * 1024
+            )
+            let peakBefore = PeakMemory.reset()
+            let (result, elapsed) = await Self.timed(endpoint, on: server)
+            #expect(result == .failure(.responseBodyTooLarge(limit: 1024 * 1024)))
+            #expect(elapsed < .seconds(10))
+            // The thread sanitizer's shadow memory grows with every allocation, whatever is kept; only measure
+            // without it.
+            if !PeakMemory.isUnderThreadSanitizer, let peakBefore, let peakAfter = PeakMemory.current() {
+                #expect(
+                    peakAfter - peakBefore < 190 * 1024 * 1024,
+                    "peak grew by \((peakAfter - peakBefore) >> 20) MiB"
+                )
+            }
+        }
+    }
+
+    @Test func aMockedBodyOverTheLimitIsRefusedTheSameWay() async {
+        let provider = ApiProvider<FreeEndpoint>(
+            mockingBehavior: MockingBehavior { _ in MockedResponse(status: .ok, bodyData: Data(count: 2_000)) }
+        )
+        let result = await provider.rawDataResponse(on: FreeEndpoint(maximumResponseBodySize: 1_000))
+        #expect(result == .failure(.responseBodyTooLarge(limit: 1_000)))
+        #expect(
+            result.failureDescription == "The response body was larger than the limit of 1000 bytes and was not kept."
+        )
+    }
+}
+
+/// Measures from a request's `willPerformRequest` to its `didPerformRequest`.
+final class StopwatchPlugin: Plugin<FreeEndpoint>, @unchecked Sendable {
+    private let started = EventLog<ContinuousClock.Instant>()
+    private let ended = EventLog<ContinuousClock.Instant>()
+
+    override func willPerformRequest(_ request: URLRequest, endpoint: FreeEndpoint) {
+        started.append(ContinuousClock.now)
+    }
+
+    override func didPerformRequest<ResultType: Decodable>(
+        urlSessionResult: ApiProvider<FreeEndpoint>.URLSessionResult,
+        typedResult: ApiProvider<FreeEndpoint>.TypedResult<ResultType>,
+        endpoint: FreeEndpoint
+    ) {
+        ended.append(ContinuousClock.now)
+    }
+
+    var elapsed: Duration? {
+        guard let start = started.events.first, let end = ended.events.first else { return nil }
+        return start.duration(to: end)
+    }
+}
