@@ -4,17 +4,22 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A hook into every request of a provider: modify it, observe it being sent, observe its result.
+/// A hook into every request of a provider: change it, prepare each sending, judge each answer, observe the result.
 ///
-/// For each request a provider calls its plugins in the order they were given, each hook once:
-/// 1. ``modifyRequest(_:endpoint:)`` on the built request (later plugins see earlier plugins' changes);
-/// 2. ``willPerformRequest(_:endpoint:)`` just before it is sent;
-/// 3. ``didPerformRequest(urlSessionResult:typedResult:endpoint:)`` with the outcome, before the caller gets it.
+/// For each request a provider calls its plugins in the order they were given:
+/// 1. ``modifyRequest(_:endpoint:)`` once, on the built request (later plugins see earlier plugins' changes);
+/// 2. ``willPerformRequest(_:endpoint:)`` once, with the request as `modifyRequest` left it;
+/// 3. for every sending (the first and each retry): ``prepare(_:endpoint:)``, which may await and may fail the
+///    request, then, once the answer is there, ``process(_:endpoint:)``, which may ask for the request to be sent
+///    again or fail it. The first plugin whose decision is not ``AttemptDecision/proceed`` decides; the plugins
+///    after it are not asked about that attempt;
+/// 4. ``didPerformRequest(urlSessionResult:typedResult:endpoint:)`` once, with the final outcome, before the caller
+///    gets it.
 ///
-/// The third hook runs for every request, whatever happens, exactly once. A request whose result is
-/// ``ApiError/invalidRequest(reason:)`` was never sent and never got `willPerformRequest` (nor `modifyRequest`
-/// when the endpoint itself could not be built, only when a plugin's change made it invalid); every other
-/// result follows exactly one call of each hook, also for a request cancelled before it reached the network.
+/// `willPerformRequest` and `didPerformRequest` come in pairs, whatever happens: a request refused before
+/// `willPerformRequest` (its result is ``ApiError/invalidRequest(reason:)``: the endpoint could not be built, or a
+/// `modifyRequest` change made it invalid) gets neither, every other request gets both, also one cancelled or
+/// failed by a plugin before it was sent. A cancelled sending is not passed to `process`.
 ///
 /// Hooks can be called from any thread, for many requests at once: a subclass that keeps state must guard it
 /// (the built-in plugins do). The class is `@unchecked Sendable` so that Microya-style subclasses keep
@@ -24,18 +29,32 @@ open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
     /// Creates a plugin.
     public init() {}
 
-    /// Changes the request before it is sent, e.g. to add a header.
+    /// Changes the request once, before anything is sent, e.g. to add a header.
     ///
-    /// Header names and values are checked again afterwards: a name that is not a token, or a value with CR, LF or
+    /// Header names and values are checked afterwards: a name that is not a token, or a value with CR, LF or
     /// NUL, fails the request with ``ApiError/invalidRequest(reason:)``. (On Linux, `URLRequest.setValue` itself
     /// drops a value with CR or LF; set `allHTTPHeaderFields` to have such a value refused rather than dropped.)
     open func modifyRequest(_ request: inout URLRequest, endpoint: EndpointType) {}
 
-    /// Called with the final request (after every plugin's `modifyRequest`) just before it is handed to the
-    /// transport.
+    /// Called once per request with the request as every plugin's ``modifyRequest(_:endpoint:)`` left it, before
+    /// the first ``prepare(_:endpoint:)``.
     open func willPerformRequest(_ request: URLRequest, endpoint: EndpointType) {}
 
-    /// Called with the transport's raw result and the typed result, before the caller receives it.
+    /// Prepares each sending of the request: may await (e.g. a fresh token) and may fail the request by throwing.
+    ///
+    /// Runs before the first sending and before every retry, on the request as ``modifyRequest(_:endpoint:)``
+    /// left it plus the changes of the plugins before this one in this attempt. A thrown error ends the request
+    /// with ``ApiError/pluginFailed(plugin:error:)``; so does a header this hook makes invalid. Cancelling the
+    /// request while the hook awaits delivers ``ApiError/cancelled`` at once and cancels the task the hook runs in.
+    open func prepare(_ request: inout URLRequest, endpoint: EndpointType) async throws {}
+
+    /// Judges what one sending brought back: proceed, send the request again (after a delay), or fail it.
+    ///
+    /// Called for every sending that got an answer or a transport error, before any decoding.
+    open func process(_ attempt: Attempt, endpoint: EndpointType) async -> AttemptDecision { .proceed }
+
+    /// Called once with the final outcome (the transport's raw result and the typed result), before the caller
+    /// receives it.
     open func didPerformRequest<ResultType: Decodable>(
         urlSessionResult: ApiProvider<EndpointType>.URLSessionResult,
         typedResult: ApiProvider<EndpointType>.TypedResult<ResultType>,

@@ -33,6 +33,8 @@ extension ApiError: LocalizedError, CustomStringConvertible {
             return "The response from \(response.url?.absoluteString ?? "an unknown URL") was not an HTTP response."
         case .responseBodyTooLarge(let limit):
             return "The response body was larger than the limit of \(limit) bytes and was not kept."
+        case .pluginFailed(let plugin, let error):
+            return "The plugin \(plugin) stopped the request: \(Self.describe(error))"
         case .emptyMockedResponse(let endpoint) where endpoint.isEmpty:
             return "The mocked provider has no mocked response for the endpoint."
         case .emptyMockedResponse(let endpoint):
@@ -42,6 +44,11 @@ extension ApiError: LocalizedError, CustomStringConvertible {
 
     /// The same sentence as ``errorDescription``.
     public var description: String { errorDescription ?? "\(Self.self)" }
+
+    private static func describe(_ error: Error) -> String {
+        if let localized = error as? LocalizedError, let description = localized.errorDescription { return description }
+        return "\(error)"
+    }
 
     private static func failingUrl(of error: Error) -> String {
         guard let url = (error as? URLError)?.failingURL?.absoluteString else { return "" }

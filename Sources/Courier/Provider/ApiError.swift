@@ -42,6 +42,11 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
     /// The response body was larger than the endpoint's ``Endpoint/maximumResponseBodySize``; it was not kept.
     case responseBodyTooLarge(limit: Int)
 
+    /// A plugin stopped the request: its ``Plugin/prepare(_:endpoint:)`` threw `error` (or made a header invalid),
+    /// or its ``Plugin/process(_:endpoint:)`` answered ``AttemptDecision/fail(_:)`` with it. `plugin` is the
+    /// plugin's type name without generic arguments, e.g. `"TokenRefreshPlugin"`.
+    case pluginFailed(plugin: String, error: Error)
+
     /// A mocked provider found no mocked response for the endpoint; `endpoint` names it, e.g. `"TodoApi.list"`.
     case emptyMockedResponse(endpoint: String)
 
@@ -52,7 +57,7 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
 }
 
 extension ApiError: Equatable where ClientErrorType: Equatable {
-    /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code,
+    /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code (a plugin's also by description),
     /// conversion failures by type name, responses by URL; an unnamed missing mock matches any named one.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
@@ -60,6 +65,9 @@ extension ApiError: Equatable where ClientErrorType: Equatable {
             return left == right
         case (.noResponseReceived(let left), .noResponseReceived(let right)):
             return sameUnderlyingError(left, right)
+        case (.pluginFailed(let leftPlugin, let leftError), .pluginFailed(let rightPlugin, let rightError)):
+            return leftPlugin == rightPlugin && sameUnderlyingError(leftError, rightError)
+                && "\(leftError)" == "\(rightError)"
         case (.cancelled, .cancelled):
             return true
         case (.emptyMockedResponse(let left), .emptyMockedResponse(let right)):

@@ -6,15 +6,17 @@ import FoundationNetworking
 
 /// The one request pipeline that every entry point goes through.
 ///
-/// It is split at the transport: ``start(_:handle:transportDeliveryQueue:deliver:)`` builds, modifies and sends
-/// the request and hands back an ``Exchange``; ``finish(_:endpoint:)`` decodes it and runs the plugins'
-/// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not
-/// be `Sendable`, and keeps the pipeline free of Swift concurrency so a blocking wait cannot starve it.
+/// ``start(_:handle:transportDeliveryQueue:deliver:)`` builds and modifies the request, then runs its sendings:
+/// the plugins' `prepare`, the network or the mocks, the plugins' `process`, again while a plugin asks for a
+/// retry; it hands back the final ``Exchange``. ``finish(_:endpoint:)`` decodes it and runs the plugins'
+/// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not be
+/// `Sendable`. Each step is a callback or a ``HookTask`` that starts on the calling thread, never a wait, so a
+/// blocking wait cannot starve it.
 extension ApiProvider {
     /// - Parameter transportDeliveryQueue: Where to deliver what the network answers, or `nil` to deliver on the
-    ///   transport's own queue (only for `deliver` closures that never block). A request that ends before reaching
-    ///   the network is delivered on the calling thread, before `start` returns; a mocked answer is delivered where
-    ///   its scheduler runs it (or at once, without a delay).
+    ///   transport's own queue (only for `deliver` closures that never block). A request refused while it is built
+    ///   is delivered on the calling thread, before `start` returns; a mocked answer is delivered where its
+    ///   scheduler runs it (or at once, without a delay), unless a plugin's hook suspends on the way.
     func start(
         _ endpoint: EndpointType,
         handle: CancellableRequest,
@@ -34,26 +36,19 @@ extension ApiProvider {
             handle.finish()
             return deliver(Exchange(request: refusal.request, error: refusal.error))
         }
-        let bodyFile = built.bodyFile
-        let deliver: @Sendable (Exchange) -> Void = { exchange in
-            // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
-            bodyFile?.removeIfTemporary()
-            handle.finish()
-            deliver(exchange)
-        }
-        let request = built.request
-        for plugin in plugins {
-            plugin.willPerformRequest(request, endpoint: endpoint)
-        }
-        send(
-            request,
-            bodyFile: bodyFile,
+        // Plugins' hooks run off the transport's serial queue, so that a slow hook cannot hold up other requests.
+        let deliveryQueue = transportDeliveryQueue ?? (plugins.isEmpty ? nil : .global())
+        let run = RequestRun(
             endpoint: endpoint,
-            mockClockAtStart: mockClockAtStart,
+            built: built,
             handle: handle,
-            transportDeliveryQueue: transportDeliveryQueue,
+            deliveryQueue: mockingBehavior == nil ? deliveryQueue : nil,
             deliver: deliver
         )
+        for plugin in plugins {
+            plugin.willPerformRequest(built.request, endpoint: endpoint)
+        }
+        attempt(1, of: run, mockClockAtStart: mockClockAtStart)
     }
 
     /// A request that could not be built, or that a plugin's change made invalid.
@@ -83,42 +78,122 @@ extension ApiProvider {
         return .success(built)
     }
 
-    /// Hands the final request to the network or the mocks, unless it was cancelled first.
+    /// Runs the plugins' `prepare` hooks for sending number `number`, then sends.
+    private func attempt(_ number: Int, of run: RequestRun<EndpointType>, mockClockAtStart: Duration? = nil) {
+        guard !plugins.isEmpty else {
+            return send(run.request, number: number, of: run, mockClockAtStart: mockClockAtStart)
+        }
+        let began = run.handle.step {
+            let cancelHooks = HookTask.start { [self] in
+                var request = run.request
+                for plugin in plugins {
+                    do {
+                        try await plugin.prepare(&request, endpoint: run.endpoint)
+                        try RequestBuilder.validateHeaders(of: request)
+                    } catch {
+                        let failure = PluginFailure(plugin: PluginFailure.name(of: plugin), error: error)
+                        return run.finish(Exchange(request: request, error: failure))
+                    }
+                }
+                send(request, number: number, of: run, mockClockAtStart: mockClockAtStart)
+            }
+            return {
+                cancelHooks()
+                run.finishCancelled()
+            }
+        }
+        if !began { run.finishCancelled() }
+    }
+
+    /// Hands the request to the network or the mocks, unless it was cancelled first.
     private func send(
         _ request: URLRequest,
-        bodyFile: RequestBuilder.BodyFile?,
-        endpoint: EndpointType,
-        mockClockAtStart: Duration?,
-        handle: CancellableRequest,
-        transportDeliveryQueue: DispatchQueue?,
-        deliver: @escaping @Sendable (Exchange) -> Void
+        number: Int,
+        of run: RequestRun<EndpointType>,
+        mockClockAtStart: Duration?
     ) {
-        let started = handle.start {
+        let sentAt = ContinuousClock.now
+        run.markSent(at: sentAt)
+        let judgeAnswer: @Sendable (Exchange) -> Void = { [self] exchange in
+            judge(exchange, number: number, sentAt: sentAt, of: run)
+        }
+        let began = run.handle.step {
             switch carrier {
             case .network(let transport):
                 return transport.send(
                     request,
-                    bodyFile: bodyFile?.url,
-                    timeout: endpoint.timeout,
-                    maximumBodySize: endpoint.maximumResponseBodySize
+                    bodyFile: run.bodyFile?.url,
+                    timeout: run.endpoint.timeout,
+                    maximumBodySize: run.endpoint.maximumResponseBodySize
                 ) { data, response, error in
                     let exchange = Exchange(request: request, data: data, response: response, error: error)
-                    if let transportDeliveryQueue {
-                        transportDeliveryQueue.async { deliver(exchange) }
-                    } else {
-                        deliver(exchange)
-                    }
+                    guard let deliveryQueue = run.deliveryQueue else { return judgeAnswer(exchange) }
+                    deliveryQueue.async { judgeAnswer(exchange) }
                 }
             case .mocks(let mockingBehavior):
                 // Delivered where the scheduler runs it, never re-queued: that is what makes a mocked answer
                 // arrive inside the `advance` call that reaches it, or before `performRequest` returns.
                 let startedAt = mockClockAtStart ?? mockingBehavior.scheduler.now
-                return mockingBehavior.answer(request, for: endpoint, startedAt: startedAt, deliver: deliver)
+                return mockingBehavior.answer(request, for: run.endpoint, startedAt: startedAt, deliver: judgeAnswer)
             }
         }
-        if !started {
-            deliver(Exchange(request: request, error: URLError(.cancelled)))
+        if !began { run.finishCancelled(request) }
+    }
+
+    /// Asks the plugins' `process` hooks about the answer: deliver it, fail it, or send again.
+    private func judge(
+        _ exchange: Exchange,
+        number: Int,
+        sentAt: ContinuousClock.Instant,
+        of run: RequestRun<EndpointType>
+    ) {
+        // A cancelled sending is the request's end; there is nothing for the plugins to judge.
+        guard !plugins.isEmpty, !run.handle.isCancelled else { return run.finish(exchange) }
+        let attempt = run.attempt(number, sent: exchange.request ?? run.request, at: sentAt, answer: exchange)
+        let began = run.handle.step {
+            let cancelHooks = HookTask.start { [self] in
+                for plugin in plugins {
+                    switch await plugin.process(attempt, endpoint: run.endpoint) {
+                    case .proceed:
+                        continue
+                    case .fail(let error):
+                        var failed = exchange
+                        failed.error = PluginFailure(plugin: PluginFailure.name(of: plugin), error: error)
+                        return run.finish(failed)
+                    case .retry(let delay, let scheduler):
+                        run.noteRetry(requestedBy: plugin)
+                        return retry(number + 1, of: run, after: delay, on: scheduler)
+                    }
+                }
+                run.finish(exchange)
+            }
+            return {
+                cancelHooks()
+                run.finishCancelled(exchange.request)
+            }
         }
+        if !began { run.finishCancelled(exchange.request) }
+    }
+
+    private func retry(
+        _ number: Int,
+        of run: RequestRun<EndpointType>,
+        after delay: Duration,
+        on scheduler: any Scheduler
+    ) {
+        guard delay > .zero else { return attempt(number, of: run) }
+        let waitStarted = ContinuousClock.now
+        let began = run.handle.step {
+            let work = scheduler.schedule(after: delay) { [self] in
+                run.noteWait(real: waitStarted.duration(to: .now), scheduled: delay)
+                attempt(number, of: run)
+            }
+            return {
+                work.cancel()
+                run.finishCancelled()
+            }
+        }
+        if !began { run.finishCancelled() }
     }
 
     func finish<ResultType: Decodable>(

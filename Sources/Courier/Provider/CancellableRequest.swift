@@ -4,73 +4,62 @@
 /// sent is never sent; one cancelled while in flight has its connection closed; one already answered is not
 /// affected.
 public final class CancellableRequest: Sendable {
+    /// A request goes through steps (preparing, sending, judging, waiting to retry), each with its own cancel
+    /// action; `step` counts them, so that a step that began inside another one is not overwritten by it.
     private enum State {
-        case notStarted
-        case starting(cancelRequested: Bool)
-        case running(cancel: @Sendable () -> Void)
+        case active(step: Int, cancel: (@Sendable () -> Void)?)
         case cancelled
         case finished
     }
 
-    private let state = Locked(State.notStarted)
+    private let state = Locked(State.active(step: 0, cancel: nil))
 
     init() {}
 
     /// Whether ``cancel()`` was called before the request's answer was delivered.
     public var isCancelled: Bool {
         state.withLock { state in
-            switch state {
-            case .cancelled, .starting(cancelRequested: true): true
-            case .notStarted, .starting(cancelRequested: false), .running, .finished: false
-            }
+            if case .cancelled = state { return true }
+            return false
         }
     }
 
     /// Cancels the request; its caller receives ``ApiError/cancelled`` unless the answer was already delivered.
     public func cancel() {
-        let cancelInFlight: (@Sendable () -> Void)? = state.withLock { state in
-            switch state {
-            case .notStarted:
-                state = .cancelled
-                return nil
-            case .starting:
-                state = .starting(cancelRequested: true)
-                return nil
-            case .running(let cancel):
-                state = .cancelled
-                return cancel
-            case .cancelled, .finished:
-                return nil
-            }
+        let cancelStep: (@Sendable () -> Void)? = state.withLock { state in
+            guard case .active(_, let cancel) = state else { return nil }
+            state = .cancelled
+            return cancel
         }
-        cancelInFlight?()
+        cancelStep?()
     }
 
-    /// Runs `send` unless the request was cancelled first, and keeps the cancel action it returns.
+    /// Runs `begin` unless the request was cancelled first, and keeps the cancel action it returns until the next
+    /// step begins.
     ///
-    /// `send` runs outside the lock because a transport may answer on the calling thread.
-    /// - Returns: `false` when the request was cancelled before it could be sent.
-    func start(_ send: () -> @Sendable () -> Void) -> Bool {
-        let mayStart = state.withLock { state in
-            guard case .notStarted = state else { return false }
-            state = .starting(cancelRequested: false)
-            return true
+    /// `begin` runs outside the lock because it may go on to the next steps, and even deliver, on the calling
+    /// thread. A cancel that arrives while it runs is carried out on the action it returns.
+    /// - Returns: `false` when the request was cancelled (or has ended) before the step could begin.
+    func step(_ begin: () -> @Sendable () -> Void) -> Bool {
+        let number: Int? = state.withLock { state in
+            guard case .active(let step, _) = state else { return nil }
+            state = .active(step: step + 1, cancel: nil)
+            return step + 1
         }
-        guard mayStart else { return false }
-        let cancel = send()
-        let cancelledWhileStarting = state.withLock { state in
+        guard let number else { return false }
+        let cancel = begin()
+        let cancelledMeanwhile = state.withLock { state in
             switch state {
-            case .starting(cancelRequested: true):
-                state = .cancelled
-                return true
-            case .starting(cancelRequested: false):
-                state = .running(cancel: cancel)
+            case .active(let step, nil) where step == number:
+                state = .active(step: step, cancel: cancel)
                 return false
-            case .notStarted, .running, .cancelled, .finished:
+            case .cancelled:
+                return true
+            case .active, .finished:
                 return false
             }
         }
-        if cancelledWhileStarting { cancel() }
+        if cancelledMeanwhile { cancel() }
         return true
     }
 

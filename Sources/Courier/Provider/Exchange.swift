@@ -38,3 +38,15 @@ struct ResponseTooLargeError: Error, CustomStringConvertible {
     let limit: Int
     var description: String { "The response body is larger than \(limit) bytes" }
 }
+
+/// A plugin failed the request; the pipeline reports it as ``ApiError/pluginFailed(plugin:error:)``.
+struct PluginFailure: Error {
+    let plugin: String
+    let error: Error
+
+    /// The plugin's type name without generic arguments, e.g. `TokenRefreshPlugin`.
+    static func name(of plugin: AnyObject) -> String {
+        let name = String(describing: type(of: plugin))
+        return name.split(separator: "<", maxSplits: 1).first.map(String.init) ?? name
+    }
+}

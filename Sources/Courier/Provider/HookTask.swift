@@ -1,0 +1,34 @@
+import Dispatch
+
+/// Runs the plugins' `async` hooks of one step of a request.
+///
+/// The task starts on the calling thread and stays there until a hook really suspends, so hooks that return at
+/// once (the default ones) cost no thread hop: a mocked answer still reaches its caller inside the
+/// ``TestScheduler`` advance that delivers it. After a suspension, the task goes on on Dispatch's threads rather
+/// than the Swift concurrency pool, which ``ApiProvider/performRequestAndWait(on:decodeBodyTo:)`` may be blocking.
+enum HookTask {
+    /// - Returns: The action that cancels the task.
+    static func start(_ operation: @escaping @Sendable () async -> Void) -> @Sendable () -> Void {
+        let task: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate(executorPreference: HookExecutor.shared, operation: operation)
+        } else if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            task = Task(executorPreference: HookExecutor.shared, operation: operation)
+        } else {
+            task = Task(operation: operation)
+        }
+        return { task.cancel() }
+    }
+}
+
+/// Runs the jobs of hook tasks on Dispatch's global queue.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class HookExecutor: TaskExecutor {
+    static let shared = HookExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.global().async { job.runSynchronously(on: executor) }
+    }
+}

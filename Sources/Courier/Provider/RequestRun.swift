@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What one request carries from sending to sending: the request as `modifyRequest` left it, its body file, who
+/// asked for retries, the time spent, and the one delivery of its outcome.
+final class RequestRun<EndpointType: Endpoint>: Sendable {
+    let endpoint: EndpointType
+    let request: URLRequest
+    let bodyFile: RequestBuilder.BodyFile?
+    let handle: CancellableRequest
+
+    /// Where answers from the network are handed over for the plugins' `process` and the caller, or `nil` for
+    /// the transport's own queue.
+    let deliveryQueue: DispatchQueue?
+
+    private struct Progress {
+        var delivered = false
+        var firstSentAt: ContinuousClock.Instant?
+        var retriesRequested: [ObjectIdentifier: Int] = [:]
+        var realTimeWaited = Duration.zero
+        var scheduledTimeWaited = Duration.zero
+    }
+
+    private let progress = Locked(Progress())
+    private let deliver: @Sendable (Exchange) -> Void
+
+    init(
+        endpoint: EndpointType,
+        built: RequestBuilder.Built,
+        handle: CancellableRequest,
+        deliveryQueue: DispatchQueue?,
+        deliver: @escaping @Sendable (Exchange) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.request = built.request
+        self.bodyFile = built.bodyFile
+        self.handle = handle
+        self.deliveryQueue = deliveryQueue
+        self.deliver = deliver
+    }
+
+    /// Delivers the outcome, the first time only: a cancellation and a late answer may race to it.
+    func finish(_ exchange: Exchange) {
+        let isFirst = progress.withLock { progress in
+            defer { progress.delivered = true }
+            return !progress.delivered
+        }
+        guard isFirst else { return }
+        // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
+        bodyFile?.removeIfTemporary()
+        handle.finish()
+        deliver(exchange)
+    }
+
+    /// Ends the request as cancelled, where its outcome is delivered.
+    func finishCancelled(_ request: URLRequest? = nil) {
+        let exchange = Exchange(request: request ?? self.request, error: URLError(.cancelled))
+        guard let deliveryQueue else { return finish(exchange) }
+        deliveryQueue.async { self.finish(exchange) }
+    }
+
+    /// Notes that a sending starts now.
+    func markSent(at instant: ContinuousClock.Instant) {
+        progress.withLock { progress in
+            if progress.firstSentAt == nil { progress.firstSentAt = instant }
+        }
+    }
+
+    func noteRetry(requestedBy plugin: AnyObject) {
+        progress.withLock { $0.retriesRequested[ObjectIdentifier(plugin), default: 0] += 1 }
+    }
+
+    /// Notes a wait between sendings: `real` as it passed, `scheduled` as the scheduler counted it.
+    func noteWait(real: Duration, scheduled: Duration) {
+        progress.withLock { progress in
+            progress.realTimeWaited += real
+            progress.scheduledTimeWaited += scheduled
+        }
+    }
+
+    func attempt(_ number: Int, sent: URLRequest, at sentAt: ContinuousClock.Instant, answer: Exchange) -> Attempt {
+        let now = ContinuousClock.now
+        return progress.withLock { progress in
+            let realElapsed = (progress.firstSentAt ?? sentAt).duration(to: now)
+            return Attempt(
+                number: number,
+                request: sent,
+                response: answer.response as? HTTPURLResponse,
+                data: answer.data,
+                error: answer.error,
+                duration: sentAt.duration(to: now),
+                elapsed: realElapsed - progress.realTimeWaited + progress.scheduledTimeWaited,
+                retriesRequested: progress.retriesRequested
+            )
+        }
+    }
+}
