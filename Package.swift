@@ -15,7 +15,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        .target(name: "Courier"),
+        .target(name: "Courier", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(
             name: "CourierTestServer",
             dependencies: [

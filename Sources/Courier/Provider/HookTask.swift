@@ -21,6 +21,19 @@ enum HookTask {
     }
 }
 
+extension HookTask {
+    /// A task that outlives the hook that started it (e.g. a token refresh that many requests wait for), run
+    /// off the Swift concurrency pool like the hooks.
+    static func detached<Success: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Success
+    ) -> Task<Success, Error> {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return Task(executorPreference: HookExecutor.shared, operation: operation)
+        }
+        return Task(operation: operation)
+    }
+}
+
 /// Runs the jobs of hook tasks on Dispatch's global queue.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class HookExecutor: TaskExecutor {
