@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierTestServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

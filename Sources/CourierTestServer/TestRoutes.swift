@@ -5,7 +5,7 @@ import Hummingbird
 enum TestRoutes {
     typealias Context = BasicRequestContext
 
-    static func router(log: RequestLog) -> Router<Context> {
+    static func router(log: RequestLog, state: RouteState) -> Router<Context> {
         let router = Router(context: Context.self)
         router.add(middleware: RecordingMiddleware(log: log))
         let echoMethods: [HTTPRequest.Method] =
@@ -60,6 +60,8 @@ enum TestRoutes {
         TodoRoutes.add(to: router)
         SinkRoute.add(to: router)
         StreamingRoutes.add(to: router)
+        ResilienceRoutes.add(to: router, state: state)
+        GzipRoute.add(to: router)
         return router
     }
 

@@ -14,6 +14,9 @@ import Logging
 /// - `/challenge`: 401 with `WWW-Authenticate: Basic realm="courier"` and a JSON error body.
 /// - `/redirect?to=URL[&status=302]`: a redirect to `URL`.
 /// - `/set-cookie?name=value`: sets the cookie `name=value`.
+/// - `/drip`, `/bytes`: slow and large answers (see `StreamingRoutes`).
+/// - `/gzip-zeros?count=N`: N zero bytes, gzip-compressed on the wire.
+/// - `/flaky/{key}`, `/protected`, `/hold/{id}`: failures on purpose (see `ResilienceRoutes`).
 /// - `/todos` (GET with `page`, POST), `/todos/{id}` (GET, DELETE): a tiny to-do API for examples.
 ///
 /// Every request, on any route, is recorded: ``receivedRequests()`` returns them in arrival order.
@@ -24,21 +27,24 @@ public final class TestServer: Sendable {
     public let baseUrl: URL
 
     private let log: RequestLog
+    private let state: RouteState
     private let runTask: Task<Void, Never>
 
-    private init(port: Int, baseUrl: URL, log: RequestLog, runTask: Task<Void, Never>) {
+    private init(port: Int, baseUrl: URL, log: RequestLog, state: RouteState, runTask: Task<Void, Never>) {
         self.port = port
         self.baseUrl = baseUrl
         self.log = log
+        self.state = state
         self.runTask = runTask
     }
 
     /// Starts a server on `127.0.0.1` and a port chosen by the system, and returns once it accepts connections.
     public static func start() async throws -> TestServer {
         let log = RequestLog()
+        let state = RouteState()
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: TestRoutes.router(log: log),
+            router: TestRoutes.router(log: log, state: state),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -56,7 +62,7 @@ public final class TestServer: Sendable {
             runTask.cancel()
             throw TestServerError.couldNotStart
         }
-        return TestServer(port: port, baseUrl: baseUrl, log: log, runTask: runTask)
+        return TestServer(port: port, baseUrl: baseUrl, log: log, state: state, runTask: runTask)
     }
 
     /// The requests received so far, in arrival order.
@@ -67,6 +73,11 @@ public final class TestServer: Sendable {
     /// Returns once the server has received at least `count` requests (on any route), without polling.
     public func waitForRequests(count: Int = 1) async {
         await log.waitForRequests(count: count)
+    }
+
+    /// Returns once the client of the held answer `/hold/{id}` has closed its connection, as the server saw it.
+    public func waitForDisconnect(of id: String) async {
+        await state.waitForDisconnect(id)
     }
 
     /// Stops the server and waits until it has closed its socket.

@@ -66,4 +66,28 @@ import FoundationNetworking
             #expect(plugin.results.events == ["success"])
         }
     }
+
+    @Test func cancellingTheTaskClosesTheConnectionAsTheServerSees() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)
+            let task = Task { await provider.rawDataResponse(on: .hold(id: "task")) }
+            await server.waitForRequests()
+            task.cancel()
+            #expect(await task.value == .failure(.cancelled))
+            await server.waitForDisconnect(of: "task")
+        }
+    }
+
+    @Test func cancellingTheHandleClosesTheConnectionAsTheServerSees() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [RecordingPlugin("p")])
+            let (results, delivered) = AsyncStream.makeStream(of: ApiProvider<TestApi>.TypedResult<Data>.self)
+            let handle = provider.performRawDataRequest(on: .hold(id: "handle")) { delivered.yield($0) }
+            await server.waitForRequests()
+            handle.cancel()
+            var iterator = results.makeAsyncIterator()
+            #expect(await iterator.next() == .failure(.cancelled))
+            await server.waitForDisconnect(of: "handle")
+        }
+    }
 }

@@ -101,6 +101,51 @@ import FoundationNetworking
         }
     }
 
+    @Test func aCompressedBodyIsDecompressedAndCountedAsDelivered() async throws {
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "gzip-zeros",
+                ordered: [("count", .int(512 * 1024))],
+                maximumResponseBodySize: 1024 * 1024
+            )
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
+            #expect(await provider.rawDataResponse(on: endpoint) == .success(Data(count: 512 * 1024)))
+        }
+    }
+
+    @Test func aSmallCompressedBodyThatInflatesPastTheLimitIsRefusedWithMemoryBounded() async throws {
+        try await TestServer.withServer { server in
+            // About 1.7 MB on the wire, 400 MiB once decompressed.
+            let endpoint = FreeEndpoint(
+                subpath: "gzip-zeros",
+                ordered: [("count", .int(400 * 1024 * 1024))],
+                maximumResponseBodySize: 4 * 1024 * 1024
+            )
+            let peakBefore = PeakMemory.reset()
+            let (result, _) = await Self.timed(endpoint, on: server)
+            #expect(result == .failure(.responseBodyTooLarge(limit: 4 * 1024 * 1024)))
+            if !PeakMemory.isUnderThreadSanitizer, let peakBefore, let peakAfter = PeakMemory.current() {
+                #expect(
+                    peakAfter - peakBefore < 190 * 1024 * 1024,
+                    "peak grew by \((peakAfter - peakBefore) >> 20) MiB"
+                )
+            }
+        }
+    }
+
+    @Test func theTimeoutReachesThePluginsProcessHook() async throws {
+        try await TestServer.withServer { server in
+            let seen = EventLog<String>()
+            let plugin = AttemptRecorder<FreeEndpoint> { attempt in
+                seen.append((attempt.error as? URLError).map { "\($0.code)" } ?? "no error")
+            }
+            let endpoint = FreeEndpoint(subpath: "slow", ordered: [("ms", 5_000)], timeout: .milliseconds(200))
+            let (result, _) = await Self.timed(endpoint, on: server, plugins: [plugin])
+            #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+            #expect(seen.events == ["\(URLError.Code.timedOut)"])
+        }
+    }
+
     @Test func aMockedBodyOverTheLimitIsRefusedTheSameWay() async {
         let provider = ApiProvider<FreeEndpoint>(
             mockingBehavior: MockingBehavior { _ in MockedResponse(status: .ok, bodyData: Data(count: 2_000)) }

@@ -23,6 +23,9 @@ public struct Attempt: Sendable {
     /// Why no response arrived: a `URLError` such as `.timedOut`, or the size limit being exceeded.
     public let error: (any Error)?
 
+    /// When this sending was handed to the transport.
+    public let sentAt: ContinuousClock.Instant
+
     /// How long this sending took, from handing the request to the transport to its answer.
     public let duration: Duration
 

@@ -6,15 +6,22 @@ import FoundationNetworking
 
 /// A hook into every request of a provider: change it, prepare each sending, judge each answer, observe the result.
 ///
-/// For each request a provider calls its plugins in the order they were given:
+/// For each request a provider calls its plugins in the order they were given, except `process`:
 /// 1. ``modifyRequest(_:endpoint:)`` once, on the built request (later plugins see earlier plugins' changes);
 /// 2. ``willPerformRequest(_:endpoint:)`` once, with the request as `modifyRequest` left it;
 /// 3. for every sending (the first and each retry): ``prepare(_:endpoint:)``, which may await and may fail the
 ///    request, then, once the answer is there, ``process(_:endpoint:)``, which may ask for the request to be sent
-///    again or fail it. The first plugin whose decision is not ``AttemptDecision/proceed`` decides; the plugins
-///    after it are not asked about that attempt;
+///    again or fail it;
 /// 4. ``didPerformRequest(urlSessionResult:typedResult:endpoint:)`` once, with the final outcome, before the caller
 ///    gets it.
+///
+/// Around each sending the plugins wrap each other like layers, the last one nearest the network: `prepare` runs
+/// from the first plugin to the last, so the last sees the request exactly as sent; `process` runs from the last
+/// to the first, so the last sees every answer as it came. The first plugin whose decision is not
+/// ``AttemptDecision/proceed`` decides, and the plugins before it in the list are not asked about that answer.
+/// Hence the usual order: `[ValidationPlugin, RetryPlugin, TokenRefreshPlugin, LoggingPlugin]`, where the logger
+/// sees every sending and every answer, a 401 is refreshed before anything else judges it, and only what retries
+/// cannot fix reaches validation.
 ///
 /// `willPerformRequest` and `didPerformRequest` come in pairs, whatever happens: a request refused before
 /// `willPerformRequest` (its result is ``ApiError/invalidRequest(reason:)``: the endpoint could not be built, or a

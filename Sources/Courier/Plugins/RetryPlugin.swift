@@ -30,8 +30,10 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
 
     private static var idempotentMethods: Set<String> { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] }
 
+    /// FoundationNetworking reports a connection closed in the middle of an answer as `.unknown`.
     private static var transientErrors: Set<URLError.Code> {
         [
+            .unknown,
             .timedOut, .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .dnsLookupFailed,
             .notConnectedToInternet, .badServerResponse, .dataNotAllowed,
         ]

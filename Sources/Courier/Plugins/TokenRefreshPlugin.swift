@@ -11,8 +11,9 @@ import FoundationNetworking
 ///   all wait for it. A request rejected with a token that has been replaced since it was sent is replayed with
 ///   the new token, without another refresh.
 /// - A request that starts while a refresh runs waits for it instead of sending the old token.
-/// - If the refresh throws, every request waiting for it fails with ``ApiError/pluginFailed(plugin:error:)``
-///   carrying the refresh's error. The next rejected request starts a new refresh.
+/// - If the refresh throws, every request waiting for it, and every request sent before it failed that is rejected
+///   later, fails with ``ApiError/pluginFailed(plugin:error:)`` carrying the refresh's error. A request sent after
+///   the failure that is rejected starts a new refresh.
 /// - If the replay is rejected too, the caller gets that answer (e.g. ``ApiError/clientError(statusCode:clientError:)``
 ///   with 401): there is no second refresh for the same request, so no loop.
 /// - Cancelling a request that waits for a refresh ends it with ``ApiError/cancelled`` at once; the refresh goes
@@ -31,6 +32,9 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
     private struct State {
         var token: String?
         var refresh: Task<String, Error>?
+        /// The last refresh that failed: the token it was to replace, its error, and when it failed. Requests sent
+        /// with that token before then get the same error rather than a refresh of their own.
+        var failure: (rejected: String?, error: Error, at: ContinuousClock.Instant)?
     }
 
     private let state: Locked<State>
@@ -63,7 +67,10 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
 
     /// Replaces the token, e.g. after signing in or out; requests sent from now on carry it.
     public func setToken(_ token: String?) {
-        state.withLock { $0.token = token }
+        state.withLock { state in
+            state.token = token
+            state.failure = nil
+        }
     }
 
     override public func prepare(_ request: inout URLRequest, endpoint: EndpointType) async throws {
@@ -81,7 +88,7 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
         let sent = attempt.request.value(forHTTPHeaderField: "Authorization")
         let sentToken = sent?.hasPrefix("Bearer ") == true ? String(sent?.dropFirst("Bearer ".count) ?? "") : nil
         do {
-            _ = try await refreshedToken(replacing: sentToken)
+            _ = try await refreshedToken(replacing: sentToken, sentAt: attempt.sentAt)
             return .retry()
         } catch {
             return .fail(error)
@@ -90,10 +97,13 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
 
     /// The token that replaces `rejected`: the one a refresh already brought, the one a running refresh will
     /// bring, or the one a refresh started here brings.
-    private func refreshedToken(replacing rejected: String?) async throws -> String {
+    private func refreshedToken(replacing rejected: String?, sentAt: ContinuousClock.Instant) async throws -> String {
         let waitFor: Task<String, Error> = state.withLock { state in
             if let running = state.refresh { return running }
             if let newer = state.token, newer != rejected { return Task { newer } }
+            if let failure = state.failure, failure.rejected == rejected, sentAt < failure.at {
+                return Task { throw failure.error }
+            }
             let refresh = self.refresh
             let started = HookTask.detached { [state = self.state] in
                 do {
@@ -101,10 +111,15 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
                     state.withLock { state in
                         state.refresh = nil
                         state.token = token
+                        state.failure = nil
                     }
                     return token
                 } catch {
-                    state.withLock { $0.refresh = nil }
+                    let failedAt = ContinuousClock.now
+                    state.withLock { state in
+                        state.refresh = nil
+                        state.failure = (rejected, error, failedAt)
+                    }
                     throw error
                 }
             }

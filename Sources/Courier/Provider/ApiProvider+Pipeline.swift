@@ -152,7 +152,8 @@ extension ApiProvider {
         let attempt = run.attempt(number, sent: exchange.request ?? run.request, at: sentAt, answer: exchange)
         let began = run.handle.step {
             let cancelHooks = HookTask.start { [self] in
-                for plugin in plugins {
+                // Last to first: the plugin nearest the network judges the answer first.
+                for plugin in plugins.reversed() {
                     switch await plugin.process(attempt, endpoint: run.endpoint) {
                     case .proceed:
                         continue

@@ -42,8 +42,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         self.deliver = deliver
     }
 
-    /// Delivers the outcome, the first time only: a cancellation and a late answer may race to it.
+    /// Delivers the outcome, the first time only: a cancellation and a late answer may race to it. Once the request
+    /// was cancelled, the outcome is the cancellation, whatever a hook interrupted by it made of it.
     func finish(_ exchange: Exchange) {
+        let exchange = handle.isCancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
         let isFirst = progress.withLock { progress in
             defer { progress.delivered = true }
             return !progress.delivered
@@ -91,6 +93,7 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
                 response: answer.response as? HTTPURLResponse,
                 data: answer.data,
                 error: answer.error,
+                sentAt: sentAt,
                 duration: sentAt.duration(to: now),
                 elapsed: realElapsed - progress.realTimeWaited + progress.scheduledTimeWaited,
                 retriesRequested: progress.retriesRequested

@@ -29,6 +29,12 @@ enum TestApi: Endpoint {
     case challenge
     case redirect(to: String, status: Int = 302, headers: [String: String]? = nil)
     case setCookie(name: String, value: String)
+    case flaky(key: String, failures: Int, status: Int = 503, retryAfter: String? = nil, method: HttpMethod = .get)
+    case flakyWithDate(key: String, failures: Int, retryAfterSeconds: Int)
+    case protected(accept: String)
+    case typed(contentType: String)
+    case hold(id: String)
+    case gzipZeros(count: Int)
 
     var baseUrl: URL { URL(string: "http://127.0.0.1:9")! }
 
@@ -43,12 +49,17 @@ enum TestApi: Endpoint {
         case .challenge: "challenge"
         case .redirect: "redirect"
         case .setCookie: "set-cookie"
+        case .flaky(let key, _, _, _, _), .flakyWithDate(let key, _, _): "flaky/\(key)"
+        case .protected: "protected"
+        case .typed: "typed"
+        case .hold(let id): "hold/\(id)"
+        case .gzipZeros: "gzip-zeros"
         }
     }
 
     var method: HttpMethod {
         switch self {
-        case .echo(let method, _, _, _): method
+        case .echo(let method, _, _, _), .flaky(_, _, _, _, let method): method
         default: .get
         }
     }
@@ -59,6 +70,14 @@ enum TestApi: Endpoint {
         case .slow(let milliseconds): ["ms": .string(String(milliseconds))]
         case .redirect(let target, let status, _): ["to": .string(target), "status": .string(String(status))]
         case .setCookie(let name, let value): [name: .string(value)]
+        case .flaky(_, let failures, let status, let retryAfter, _):
+            ["failures": .int(failures), "status": .int(status), "retryAfter": retryAfter.map { .string($0) }]
+                .compactMapValues { $0 }
+        case .flakyWithDate(_, let failures, let seconds):
+            ["failures": .int(failures), "status": .int(503), "retryAfterDate": .int(seconds)]
+        case .protected(let accept): ["accept": .string(accept)]
+        case .typed(let contentType): ["contentType": .string(contentType)]
+        case .gzipZeros(let count): ["count": .int(count)]
         default: [:]
         }
     }

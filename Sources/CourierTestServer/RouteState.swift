@@ -1,0 +1,28 @@
+/// What the stateful routes remember across requests: how often each flaky key was asked for, and which held
+/// answers the client walked away from.
+actor RouteState {
+    private var askedCounts: [String: Int] = [:]
+    private(set) var disconnected: Set<String> = []
+    private var disconnectWaiters: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Counts one more request for `key` and returns the count, 1 for the first.
+    func ask(_ key: String) -> Int {
+        askedCounts[key, default: 0] += 1
+        return askedCounts[key, default: 0]
+    }
+
+    func recordDisconnect(_ id: String) {
+        disconnected.insert(id)
+        disconnectWaiters.removeAll { waiter in
+            guard waiter.id == id else { return false }
+            waiter.continuation.resume()
+            return true
+        }
+    }
+
+    /// Returns once the client of the held answer `id` has closed its connection.
+    func waitForDisconnect(_ id: String) async {
+        guard !disconnected.contains(id) else { return }
+        await withCheckedContinuation { disconnectWaiters.append((id, $0)) }
+    }
+}

@@ -1,0 +1,107 @@
+import CourierTestServer
+import Foundation
+import Logging
+import Testing
+
+@testable import Courier
+
+/// One line per sending and per answer, at levels by outcome, with no secret in any line or metadata.
+@Suite(.timeLimit(.minutes(1))) struct LoggingPluginTests {
+    static let secret = "s3cr3t-VALUE"
+
+    struct Credentials: Encodable {
+        struct Nested: Encodable { let password: String }
+        let user: String
+        let password: String
+        let nested: Nested
+    }
+
+    static func provider<EndpointType: Endpoint>(
+        _ server: TestServer,
+        capture: LogCapture,
+        configuration: LoggingPlugin<EndpointType>.Configuration
+    ) -> ApiProvider<EndpointType> {
+        ApiProvider<EndpointType>(
+            baseUrl: server.baseUrl,
+            plugins: [BearerAuthPlugin { secret }, LoggingPlugin(logger: capture.logger(), configuration: configuration)]
+        )
+    }
+
+    static let redactingEverything = LoggingPlugin<FreeEndpoint>.Configuration(
+        redaction: LogRedaction(headers: ["X-Session"], queryParameters: ["api_key"], jsonFields: ["password"]),
+        logsBodies: true
+    )
+
+    @Test func noSecretReachesTheLogs() async throws {
+        try await TestServer.withServer { server in
+            let capture = LogCapture()
+            let provider = Self.provider(server, capture: capture, configuration: Self.redactingEverything)
+            let endpoint = FreeEndpoint(
+                subpath: "status/200",
+                method: .post(body: .json(Credentials(user: "ann", password: Self.secret, nested: .init(password: Self.secret)))),
+                headers: ["Cookie": "session=\(Self.secret)", "X-Session": Self.secret],
+                ordered: [("api_key", .string(Self.secret)), ("page", 1)]
+            )
+            _ = await provider.rawDataResponse(on: endpoint)
+            let cookie = FreeEndpoint(subpath: "set-cookie", ordered: [("api_key", .string(Self.secret))])
+            let cookieProvider = Self.provider(
+                server,
+                capture: capture,
+                configuration: LoggingPlugin<FreeEndpoint>.Configuration(redaction: LogRedaction(queryParameters: ["API_KEY"]))
+            )
+            _ = await cookieProvider.rawDataResponse(on: cookie)
+            // The secrets were sent: the log hides what the requests really carried.
+            let sent = await server.receivedRequests()
+            #expect(sent.map { $0.header("Authorization") } == ["Bearer \(Self.secret)", "Bearer \(Self.secret)"])
+            #expect(sent.first?.header("X-Session") == Self.secret)
+            let lines = capture.lines
+            #expect(lines.count == 4)
+            for line in lines {
+                #expect(!line.everything.contains(Self.secret), "\(line.everything)")
+            }
+            let request = try #require(lines.first)
+            #expect(request.message == "→ POST http://127.0.0.1:\(server.port)/status/200?api_key=REDACTED&page=1, 77 B")
+            #expect(request.metadata["body"]?.contains(#""user":"ann""#) == true)
+            #expect(request.metadata["body"]?.contains(#""password":"REDACTED""#) == true)
+            #expect(request.metadata["headers"]?.contains(#""Cookie": "REDACTED""#) == true)
+            #expect(lines[3].metadata["headers"]?.contains(#""Set-Cookie": "REDACTED""#) == true)
+        }
+    }
+
+    @Test func aPasswordInTheUrlIsHidden() {
+        let redaction = LogRedaction()
+        let url = URL(string: "https://ann:\(Self.secret)@api.example.com/v1?q=1")
+        #expect(redaction.redacted(url: url) == "https://ann:REDACTED@api.example.com/v1?q=1")
+    }
+
+    @Test func linesHaveLevelsByOutcomeAndCarryStatusDurationAndSizes() async throws {
+        try await TestServer.withServer { server in
+            let capture = LogCapture()
+            let provider: ApiProvider<TestApi> = Self.provider(server, capture: capture, configuration: .init())
+            _ = await provider.rawDataResponse(on: .status(200))
+            _ = await provider.rawDataResponse(on: .status(404))
+            _ = await provider.rawDataResponse(on: .status(500))
+            _ = await provider.rawDataResponse(on: .drop)
+            let lines = capture.lines
+            #expect(lines.map(\.level) == [.debug, .info, .debug, .warning, .debug, .error, .debug, .error])
+            let ok = lines[1]
+            #expect(ok.message.hasPrefix("← 200 OK GET http://127.0.0.1:\(server.port)/status/200 in "))
+            #expect(ok.metadata["status"] == "200")
+            #expect(ok.metadata["bodyBytes"] == "\(#"{"code":200,"message":"status 200"}"#.utf8.count)")
+            #expect(ok.metadata["durationMs"].flatMap(Int.init) != nil)
+            #expect(ok.metadata["body"] == nil)
+            #expect(lines[7].message.contains("failed after"))
+        }
+    }
+
+    @Test func bodiesAreCutAtTheConfiguredLength() async throws {
+        try await TestServer.withServer { server in
+            let capture = LogCapture()
+            let configuration = LoggingPlugin<TestApi>.Configuration(logsBodies: true, maximumBodyLength: 10)
+            let provider = Self.provider(server, capture: capture, configuration: configuration)
+            _ = await provider.rawDataResponse(on: .plain(200))
+            let body = try #require(capture.lines.last?.metadata["body"])
+            #expect(body == "plain text… (20 bytes in all)")
+        }
+    }
+}

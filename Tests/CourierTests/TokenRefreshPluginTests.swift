@@ -1,0 +1,143 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// One refresh for any number of rejected requests, replayed once each, with clear failures and no loops.
+@Suite(.timeLimit(.minutes(2))) struct TokenRefreshPluginTests {
+    struct RefreshDenied: Error, Equatable {}
+
+    /// Counts the calls of a refresh closure that answers `token` (or throws) after a short pause.
+    final class Refresher: Sendable {
+        private let calls = Locked(0)
+        private let token: String?
+        private let pause: Duration
+
+        init(answering token: String?, pause: Duration = .milliseconds(50)) {
+            self.token = token
+            self.pause = pause
+        }
+
+        var callCount: Int { calls.withLock { $0 } }
+
+        func refresh(_ rejected: String?) async throws -> String {
+            calls.withLock { $0 += 1 }
+            try await Task.sleep(for: pause)
+            guard let token else { throw RefreshDenied() }
+            return token
+        }
+    }
+
+    static func concurrentResults(
+        _ count: Int,
+        provider: ApiProvider<TestApi>,
+        endpoint: TestApi
+    ) async -> [ApiProvider<TestApi>.TypedResult<Data>] {
+        await withTaskGroup(of: ApiProvider<TestApi>.TypedResult<Data>.self) { group in
+            for _ in 0..<count {
+                group.addTask { await provider.rawDataResponse(on: endpoint) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test func aHundredRejectedRequestsShareOneRefreshAndAllSucceed() async throws {
+        try await TestServer.withServer { server in
+            let refresher = Refresher(answering: "fresh")
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: refresher.refresh)
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let results = await Self.concurrentResults(100, provider: provider, endpoint: .protected(accept: "fresh"))
+            #expect(refresher.callCount == 1)
+            #expect(results.allSatisfy { $0 == .success(Data(#"{"token":"fresh"}"#.utf8)) })
+            #expect(plugin.token == "fresh")
+            let received = await server.receivedRequests()
+            let accepted = received.filter { $0.header("Authorization") == "Bearer fresh" }
+            #expect(accepted.count == 100)
+            #expect(received.count - accepted.count <= 100)
+        }
+    }
+
+    @Test func aFailedRefreshFailsEveryWaitingRequestWithItsError() async throws {
+        try await TestServer.withServer { server in
+            let refresher = Refresher(answering: nil)
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: refresher.refresh)
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let results = await Self.concurrentResults(100, provider: provider, endpoint: .protected(accept: "fresh"))
+            #expect(refresher.callCount == 1)
+            #expect(results.allSatisfy { $0 == .failure(.pluginFailed(plugin: "TokenRefreshPlugin", error: RefreshDenied())) })
+            #expect(plugin.token == "stale")
+        }
+    }
+
+    @Test func aReplayThatIsRejectedAgainEndsWithTheServersAnswerWithoutALoop() async throws {
+        try await TestServer.withServer { server in
+            let refresher = Refresher(answering: "also-rejected")
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: refresher.refresh)
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let result = await provider.rawDataResponse(on: .protected(accept: "fresh"))
+            #expect(result == .failure(.clientError(statusCode: 401, clientError: TestError(code: 401, message: "token rejected"))))
+            #expect(refresher.callCount == 1)
+            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer stale", "Bearer also-rejected"])
+        }
+    }
+
+    @Test func aRequestStartedDuringARefreshWaitsForTheNewToken() async throws {
+        try await TestServer.withServer { server in
+            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+            let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
+                startedContinuation.yield()
+                for await _ in release { break }
+                return "fresh"
+            }
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let first = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
+            for await _ in started { break }
+            let second = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
+            // The second request is held in `prepare`: give it every chance to slip through before releasing.
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await server.receivedRequests().count == 1)
+            releaseContinuation.yield()
+            #expect(await first.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
+            #expect(await second.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
+            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer stale", "Bearer fresh", "Bearer fresh"])
+        }
+    }
+
+    @Test func cancellingARequestThatWaitsForTheRefreshEndsItAtOnceAndTheOthersGoOn() async throws {
+        try await TestServer.withServer { server in
+            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+            let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
+                startedContinuation.yield()
+                for await _ in release { break }
+                return "fresh"
+            }
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let cancelled = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
+            for await _ in started { break }
+            let other = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
+            cancelled.cancel()
+            #expect(await cancelled.value == .failure(.cancelled))
+            releaseContinuation.yield()
+            #expect(await other.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
+        }
+    }
+
+    @Test func endpointsItDoesNotApplyToAreLeftAlone() async throws {
+        try await TestServer.withServer { server in
+            let refresher = Refresher(answering: "fresh")
+            let plugin = TokenRefreshPlugin<TestApi>(
+                token: "stale",
+                appliesTo: { endpoint in if case .protected = endpoint { true } else { false } },
+                refresh: refresher.refresh
+            )
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let received = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            #expect(received.header("Authorization") == nil)
+            #expect(await provider.rawDataResponse(on: .status(401)) == .failure(.clientError(statusCode: 401, clientError: TestError(code: 401, message: "status 401"))))
+            #expect(refresher.callCount == 0)
+        }
+    }
+}
