@@ -18,23 +18,34 @@ enum GzipRoute {
 
     /// A gzip member (RFC 1952) whose one fixed-Huffman deflate block (RFC 1951) is a literal zero followed by
     /// back-references of 258 bytes at distance 1, and literal zeros for the rest.
+    ///
+    /// Built in whole bytes where it can: eight back-references are 104 bits, so once the writer is on a byte
+    /// boundary they repeat as the same 13 bytes. Hundreds of MiB take milliseconds, which matters because a route
+    /// runs on Swift concurrency's few threads that every in-process server of a test run shares.
     static func gzipOfZeros(count: Int) -> [UInt8] {
         var bits = BitWriter()
         bits.write(1, count: 1)  // BFINAL
         bits.write(1, count: 2)  // BTYPE 01: fixed Huffman codes
-        var left = count
-        if left > 0 {
-            bits.writeCode(0x30, length: 8)  // literal 0
-            left -= 1
+        var literals = 0
+        var references = 0
+        if count > 0 {
+            literals = 1 + (count - 1) % 258
+            references = (count - 1) / 258
+            bits.writeLiteralZero()
         }
-        while left >= 258 {
-            bits.writeCode(0xC5, length: 8)  // length code 285: 258 bytes
-            bits.writeCode(0, length: 5)  // distance code 0: distance 1
-            left -= 258
+        while references > 0 && !bits.isOnByteBoundary {
+            bits.writeReference()
+            references -= 1
         }
-        for _ in 0..<left {
-            bits.writeCode(0x30, length: 8)
+        if references >= 8 {
+            var block = BitWriter()
+            for _ in 0..<8 { block.writeReference() }
+            let repeats = references / 8
+            bits.appendWholeBytes(block.finished, times: repeats)
+            references -= 8 * repeats
         }
+        for _ in 0..<references { bits.writeReference() }
+        for _ in 1..<max(literals, 1) { bits.writeLiteralZero() }
         bits.writeCode(0, length: 7)  // end of block
         let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
         let crc = crcOfZeros(count: count)
@@ -42,13 +53,28 @@ enum GzipRoute {
         return header + bits.finished + littleEndian(crc) + littleEndian(size)
     }
 
-    /// The CRC-32 of `count` zero bytes.
-    private static func crcOfZeros(count: Int) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for _ in 0..<count {
-            for _ in 0..<8 {
-                crc = (crc & 1) == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
+    /// The CRC-32 of `count` zero bytes, in logarithmic time: a zero bit only shifts the register, a linear map
+    /// over GF(2) that is raised to the power `8 × count` by squaring (as zlib's `crc32_combine` does).
+    static func crcOfZeros(count: Int) -> UInt32 {
+        func times(_ matrix: [UInt32], _ vector: UInt32) -> UInt32 {
+            var sum: UInt32 = 0
+            var vector = vector
+            var column = 0
+            while vector != 0 {
+                if vector & 1 == 1 { sum ^= matrix[column] }
+                vector >>= 1
+                column += 1
             }
+            return sum
+        }
+        // Column i is where one zero bit takes register bit i: bit 0 feeds the polynomial back, the rest shift down.
+        var power = [UInt32(0xEDB8_8320)] + (1..<32).map { UInt32(1) << ($0 - 1) }
+        var crc: UInt32 = 0xFFFF_FFFF
+        var bitsLeft = UInt64(count) * 8
+        while bitsLeft > 0 {
+            if bitsLeft & 1 == 1 { crc = times(power, crc) }
+            power = power.map { times(power, $0) }
+            bitsLeft >>= 1
         }
         return ~crc
     }
@@ -68,6 +94,24 @@ enum GzipRoute {
             for index in 0..<count {
                 append(bit: (value >> index) & 1)
             }
+        }
+
+        var isOnByteBoundary: Bool { used == 0 }
+
+        mutating func writeLiteralZero() {
+            writeCode(0x30, length: 8)
+        }
+
+        /// 258 bytes again, from 1 byte back: length code 285, distance code 0.
+        mutating func writeReference() {
+            writeCode(0xC5, length: 8)
+            writeCode(0, length: 5)
+        }
+
+        /// `block` `times` times over; only on a byte boundary.
+        mutating func appendWholeBytes(_ block: [UInt8], times: Int) {
+            bytes.reserveCapacity(bytes.count + block.count * times)
+            for _ in 0..<times { bytes.append(contentsOf: block) }
         }
 
         /// A Huffman code, most significant bit first.

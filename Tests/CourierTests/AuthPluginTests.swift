@@ -59,7 +59,11 @@ import Testing
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             _ = await provider.response(on: .echo(), decodeBodyTo: Data.self)
             _ = await provider.response(on: .echo(), decodeBodyTo: Data.self)
-            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer token-1", "Bearer token-2"])
+            #expect(
+                await server.receivedRequests().map { $0.header("Authorization") } == [
+                    "Bearer token-1", "Bearer token-2",
+                ]
+            )
         }
     }
 
@@ -69,7 +73,10 @@ import Testing
             let none = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [BearerAuthPlugin { nil }])
             let received = try await none.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
             #expect(received.header("Authorization") == nil)
-            let failing = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [BearerAuthPlugin { throw KeychainLocked() }])
+            let failing = ApiProvider<TestApi>(
+                baseUrl: server.baseUrl,
+                plugins: [BearerAuthPlugin { throw KeychainLocked() }]
+            )
             #expect(
                 await failing.response(on: .echo(), decodeBodyTo: Data.self)
                     == .failure(.pluginFailed(plugin: "BearerAuthPlugin", error: KeychainLocked()))
@@ -89,10 +96,17 @@ import Testing
 
     @Test func apiKeyInTheQueryArrivesAsGivenAfterTheEndpointsParameters() async throws {
         try await TestServer.withServer { server in
-            let plugin = ApiKeyPlugin<TestApi>(key: "a+b&c=d é", in: .queryParameter("api_key"), appliesTo: { _ in true })
+            let plugin = ApiKeyPlugin<TestApi>(
+                key: "a+b&c=d é",
+                in: .queryParameter("api_key"),
+                appliesTo: { _ in true }
+            )
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
-            let received = try await provider.response(on: .echo(query: ["page": .int(2)]), decodeBodyTo: ReceivedRequest.self)
-                .get()
+            let received = try await provider.response(
+                on: .echo(query: ["page": .int(2)]),
+                decodeBodyTo: ReceivedRequest.self
+            )
+            .get()
             #expect(received.decodedQuery.map(\.description) == ["page=2", "api_key=a+b&c=d é"])
         }
     }

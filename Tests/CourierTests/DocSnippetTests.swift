@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The testing snippets in the README and the DocC article are code that runs in this target, word for word.
+/// The snippets in the README and the DocC articles are code that runs in this target, word for word.
 @Suite struct DocSnippetTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -34,6 +34,10 @@ import Testing
         ("Scripting snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
         ("Body kinds snippet", "Tests/CourierTests/RequestBodyTests.swift", [readme]),
         ("Wait door snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
+        (
+            "Plugins snippet", "Tests/CourierTests/PluginsSnippetTests.swift",
+            [readme, "Sources/Courier/Courier.docc/Plugins.md"]
+        ),
     ])
     func theDocumentsShowTheCodeThatRuns(marker: String, testFile: String, documents: [String]) throws {
         let snippet = try Self.snippet(marker, in: testFile)

@@ -23,7 +23,9 @@ import Testing
     ) -> ApiProvider<EndpointType> {
         ApiProvider<EndpointType>(
             baseUrl: server.baseUrl,
-            plugins: [BearerAuthPlugin { secret }, LoggingPlugin(logger: capture.logger(), configuration: configuration)]
+            plugins: [
+                BearerAuthPlugin { secret }, LoggingPlugin(logger: capture.logger(), configuration: configuration),
+            ]
         )
     }
 
@@ -38,7 +40,9 @@ import Testing
             let provider = Self.provider(server, capture: capture, configuration: Self.redactingEverything)
             let endpoint = FreeEndpoint(
                 subpath: "status/200",
-                method: .post(body: .json(Credentials(user: "ann", password: Self.secret, nested: .init(password: Self.secret)))),
+                method: .post(
+                    body: .json(Credentials(user: "ann", password: Self.secret, nested: .init(password: Self.secret)))
+                ),
                 headers: ["Cookie": "session=\(Self.secret)", "X-Session": Self.secret],
                 ordered: [("api_key", .string(Self.secret)), ("page", 1)]
             )
@@ -47,7 +51,9 @@ import Testing
             let cookieProvider = Self.provider(
                 server,
                 capture: capture,
-                configuration: LoggingPlugin<FreeEndpoint>.Configuration(redaction: LogRedaction(queryParameters: ["API_KEY"]))
+                configuration: LoggingPlugin<FreeEndpoint>.Configuration(
+                    redaction: LogRedaction(queryParameters: ["API_KEY"])
+                )
             )
             _ = await cookieProvider.rawDataResponse(on: cookie)
             // The secrets were sent: the log hides what the requests really carried.
@@ -60,7 +66,9 @@ import Testing
                 #expect(!line.everything.contains(Self.secret), "\(line.everything)")
             }
             let request = try #require(lines.first)
-            #expect(request.message == "→ POST http://127.0.0.1:\(server.port)/status/200?api_key=REDACTED&page=1, 77 B")
+            #expect(
+                request.message == "→ POST http://127.0.0.1:\(server.port)/status/200?api_key=REDACTED&page=1, 77 B"
+            )
             #expect(request.metadata["body"]?.contains(#""user":"ann""#) == true)
             #expect(request.metadata["body"]?.contains(#""password":"REDACTED""#) == true)
             #expect(request.metadata["headers"]?.contains(#""Cookie": "REDACTED""#) == true)

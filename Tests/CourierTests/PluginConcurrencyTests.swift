@@ -13,8 +13,16 @@ import Testing
             let refreshes = Locked(0)
             let indicator = Locked((shown: 0, hidden: 0, visible: false))
             let progress = ProgressIndicatorPlugin<TestApi>(
-                showIndicator: { indicator.withLock { $0.shown += 1; $0.visible = true } },
-                hideIndicator: { indicator.withLock { $0.hidden += 1; $0.visible = false } }
+                showIndicator: {
+                    indicator.withLock {
+                        $0.shown += 1; $0.visible = true
+                    }
+                },
+                hideIndicator: {
+                    indicator.withLock {
+                        $0.hidden += 1; $0.visible = false
+                    }
+                }
             )
             let recorder = RequestRecorderPlugin<TestApi>()
             let capture = LogCapture()
@@ -32,7 +40,9 @@ import Testing
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: plugins)
             let results = await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<Self.count {
-                    group.addTask { (try? await provider.rawDataResponse(on: .protected(accept: "fresh")).get()) != nil }
+                    group.addTask {
+                        (try? await provider.rawDataResponse(on: .protected(accept: "fresh")).get()) != nil
+                    }
                 }
                 return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }

@@ -132,7 +132,8 @@ import FoundationNetworking
                 prepareWith: { request in request.setValue("prepared", forHTTPHeaderField: "X-Prepared") },
                 decide: { attempt in
                     attempts.append(attempt)
-                    return attempt.number < 3 ? .retry(after: .milliseconds(20), on: DispatchQueueScheduler()) : .proceed
+                    return attempt.number < 3
+                        ? .retry(after: .milliseconds(20), on: DispatchQueueScheduler()) : .proceed
                 }
             )
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
@@ -147,23 +148,6 @@ import FoundationNetworking
             let sent = await server.receivedRequests()
             #expect(sent.count == 3 && sent.allSatisfy { $0.header("X-Prepared") == "prepared" })
         }
-    }
-
-    @Test func blockingWaitsInsideTasksDoNotStarveHooksThatSuspend() async {
-        // Mocked, because the in-process test server answers on the same cooperative threads that these waits block.
-        let plugin = ScriptedPlugin("a", log: EventLog()) { _ in try await Task.sleep(for: .milliseconds(5)) }
-        let behavior = MockingBehavior<TestApi> { _ in MockedResponse(status: .ok, bodyJson: "{}") }
-        let provider = ApiProvider<TestApi>(plugins: [plugin], mockingBehavior: behavior)
-        // More blocked tasks than the cooperative pool has threads: the hooks' continuations must run elsewhere.
-        let results = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<16 {
-                group.addTask {
-                    (try? provider.performRequestAndWait(on: .status(200), decodeBodyTo: Data.self).get()) != nil
-                }
-            }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(results == Array(repeating: true, count: 16))
     }
 
     @Test func cancellingWhilePrepareAwaitsEndsTheRequestAtOnce() async throws {

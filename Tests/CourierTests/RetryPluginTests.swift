@@ -115,7 +115,10 @@ import FoundationNetworking
     @Test func aStatusThatIsNotRetryableIsDeliveredAtOnce() async throws {
         try await TestServer.withServer { server in
             let (result, delays) = await Self.run(.flaky(key: "teapot", failures: 1, status: 418), on: server)
-            #expect(result == .failure(.clientError(statusCode: 418, clientError: TestError(code: 418, message: "failure 1"))))
+            #expect(
+                result
+                    == .failure(.clientError(statusCode: 418, clientError: TestError(code: 418, message: "failure 1")))
+            )
             #expect(delays.isEmpty)
         }
     }
@@ -124,7 +127,12 @@ import FoundationNetworking
         try await TestServer.withServer { server in
             // Virtual 10 s and 20 s waits against a 25 s budget: the second would end too late, however long the
             // real sendings take on a busy machine.
-            let policy = RetryPolicy(maximumAttempts: 4, initialDelay: .seconds(10), jitter: 0, totalBudget: .seconds(25))
+            let policy = RetryPolicy(
+                maximumAttempts: 4,
+                initialDelay: .seconds(10),
+                jitter: 0,
+                totalBudget: .seconds(25)
+            )
             let (result, delays) = await Self.run(.flaky(key: "budget", failures: 5), on: server, policy: policy)
             #expect(result == .failure(.serverError(statusCode: 503)))
             #expect(delays == [.seconds(10)])
@@ -170,9 +178,16 @@ import FoundationNetworking
     @Test func retryAfterParsesAllThreeDateForms() throws {
         let url = try #require(URL(string: "http://127.0.0.1/"))
         let date = "Sun, 06 Nov 1994 08:49:37 GMT"
-        for retryAfter in ["Sun, 06 Nov 1994 08:49:40 GMT", "Sunday, 06-Nov-94 08:49:40 GMT", "Sun Nov  6 08:49:40 1994"] {
+        for retryAfter in [
+            "Sun, 06 Nov 1994 08:49:40 GMT", "Sunday, 06-Nov-94 08:49:40 GMT", "Sun Nov  6 08:49:40 1994",
+        ] {
             let response = try #require(
-                HTTPURLResponse(url: url, statusCode: 503, httpVersion: nil, headerFields: ["Retry-After": retryAfter, "Date": date])
+                HTTPURLResponse(
+                    url: url,
+                    statusCode: 503,
+                    httpVersion: nil,
+                    headerFields: ["Retry-After": retryAfter, "Date": date]
+                )
             )
             #expect(RetryAfter.delay(in: response, now: Date()) == .seconds(3), "\(retryAfter)")
         }

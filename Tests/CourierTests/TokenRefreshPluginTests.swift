@@ -65,7 +65,11 @@ import Testing
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let results = await Self.concurrentResults(100, provider: provider, endpoint: .protected(accept: "fresh"))
             #expect(refresher.callCount == 1)
-            #expect(results.allSatisfy { $0 == .failure(.pluginFailed(plugin: "TokenRefreshPlugin", error: RefreshDenied())) })
+            #expect(
+                results.allSatisfy {
+                    $0 == .failure(.pluginFailed(plugin: "TokenRefreshPlugin", error: RefreshDenied()))
+                }
+            )
             #expect(plugin.token == "stale")
         }
     }
@@ -76,9 +80,18 @@ import Testing
             let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: refresher.refresh)
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let result = await provider.rawDataResponse(on: .protected(accept: "fresh"))
-            #expect(result == .failure(.clientError(statusCode: 401, clientError: TestError(code: 401, message: "token rejected"))))
+            #expect(
+                result
+                    == .failure(
+                        .clientError(statusCode: 401, clientError: TestError(code: 401, message: "token rejected"))
+                    )
+            )
             #expect(refresher.callCount == 1)
-            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer stale", "Bearer also-rejected"])
+            #expect(
+                await server.receivedRequests().map { $0.header("Authorization") } == [
+                    "Bearer stale", "Bearer also-rejected",
+                ]
+            )
         }
     }
 
@@ -101,7 +114,11 @@ import Testing
             releaseContinuation.yield()
             #expect(await first.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
             #expect(await second.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
-            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer stale", "Bearer fresh", "Bearer fresh"])
+            #expect(
+                await server.receivedRequests().map { $0.header("Authorization") } == [
+                    "Bearer stale", "Bearer fresh", "Bearer fresh",
+                ]
+            )
         }
     }
 
@@ -136,7 +153,10 @@ import Testing
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let received = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
             #expect(received.header("Authorization") == nil)
-            #expect(await provider.rawDataResponse(on: .status(401)) == .failure(.clientError(statusCode: 401, clientError: TestError(code: 401, message: "status 401"))))
+            #expect(
+                await provider.rawDataResponse(on: .status(401))
+                    == .failure(.clientError(statusCode: 401, clientError: TestError(code: 401, message: "status 401")))
+            )
             #expect(refresher.callCount == 0)
         }
     }

@@ -18,8 +18,8 @@ import Testing
             #expect(result == .failure(.pluginFailed(plugin: "ValidationPlugin", error: expected)))
             #expect(
                 result.failureDescription
-                    == "The plugin ValidationPlugin stopped the request: expected status 200…202, 304, received status "
-                    + "204 No Content"
+                    == "The plugin ValidationPlugin stopped the request: expected status 200…202, 304, "
+                    + "received status 204 No Content"
             )
         }
     }

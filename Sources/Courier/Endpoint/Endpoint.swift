@@ -41,10 +41,10 @@ public protocol Endpoint: Sendable {
     /// Give this instead of ``queryParameters`` when the order matters: `[("q", "swift"), ("page", 2)]`.
     var orderedQueryParameters: [(key: String, value: QueryParameterValue)] { get }
 
-    /// The most one attempt may take, from sending to the last byte of the answer; longer fails with
-    /// ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). Courier enforces it itself, to the
-    /// millisecond and also against a server that sends its answer a byte at a time; `nil` keeps only the
-    /// session's idle timeout (60 seconds by default).
+    /// The most one sending may take (each retry has its own), from sending to the last byte of the answer;
+    /// longer fails with ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). Courier enforces it
+    /// itself, to the millisecond and also against a server that sends its answer a byte at a time; `nil` keeps
+    /// only the session's idle timeout (60 seconds by default).
     var timeout: Duration? { get }
 
     /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`).

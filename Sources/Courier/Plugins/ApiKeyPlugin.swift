@@ -57,7 +57,9 @@ public final class ApiKeyPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @
             let parameter = encodedName + "=" + PercentEncoding.encode(key, allowing: PercentEncoding.unreserved)
             components.percentEncodedQuery = existing.isEmpty ? parameter : existing + "&" + parameter
             guard let withKey = components.url else {
-                throw InvalidRequestError(reason: "the query parameter \(RequestBuilder.quoted(name)) could not be added")
+                throw InvalidRequestError(
+                    reason: "the query parameter \(RequestBuilder.quoted(name)) could not be added"
+                )
             }
             request.url = withKey
         }

@@ -54,7 +54,8 @@ public final class BasicAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>
         if hasControlCharacter {
             return .failure(InvalidCredentials(reason: "Basic auth credentials cannot contain control characters"))
         }
-        let userPass = username.precomposedStringWithCanonicalMapping + ":"
+        let userPass =
+            username.precomposedStringWithCanonicalMapping + ":"
             + password.precomposedStringWithCanonicalMapping
         return .success("Basic " + Data(userPass.utf8).base64EncodedString())
     }

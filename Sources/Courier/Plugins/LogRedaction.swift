@@ -29,7 +29,7 @@ public struct LogRedaction: Sendable {
         return Self.credentialHeaders.contains(name) || headers.contains(name)
     }
 
-    /// `headers` with hidden values replaced, as `name: value` pairs sorted by name.
+    /// `headers` with hidden values replaced.
     func redacted(headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { result, header in
             result[header.key] = hidesHeader(header.key) ? Self.placeholder : header.value
@@ -87,7 +87,8 @@ public struct LogRedaction: Sendable {
     private func redacted(json: Any) -> Any {
         if let object = json as? [String: Any] {
             return object.reduce(into: [String: Any]()) { result, field in
-                result[field.key] = jsonFields.contains(field.key.lowercased()) ? Self.placeholder : redacted(json: field.value)
+                result[field.key] =
+                    jsonFields.contains(field.key.lowercased()) ? Self.placeholder : redacted(json: field.value)
             }
         }
         if let array = json as? [Any] { return array.map(redacted(json:)) }

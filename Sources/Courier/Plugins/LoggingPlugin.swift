@@ -79,7 +79,8 @@ public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
     override public func process(_ attempt: Attempt, endpoint: EndpointType) async -> AttemptDecision {
         let method = attempt.request.httpMethod ?? "GET"
         let url = configuration.redaction.redacted(url: attempt.request.url)
-        let milliseconds = attempt.duration.components.seconds * 1000
+        let milliseconds =
+            attempt.duration.components.seconds * 1000
             + attempt.duration.components.attoseconds / 1_000_000_000_000_000
         var metadata: Logger.Metadata = [
             "method": "\(method)",
@@ -124,6 +125,10 @@ public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
     }
 
     private static func describeSize(_ bytes: Int) -> String {
-        bytes < 1000 ? "\(bytes) B" : String(format: "%.1f kB", Double(bytes) / 1000)
+        switch bytes {
+        case ..<1000: "\(bytes) B"
+        case ..<1_000_000: String(format: "%.1f kB", Double(bytes) / 1000)
+        default: String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        }
     }
 }

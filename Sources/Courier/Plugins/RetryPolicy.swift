@@ -65,8 +65,10 @@ public struct RetryPolicy: Sendable {
     /// `base` to the power `exponent`, finite however many retries (a `Duration` multiplied by infinity traps).
     private static func power(_ base: Double, _ exponent: Double) -> Double {
         var result = 1.0
-        for _ in 0..<Int(exponent) where result < 1e9 {
+        var left = Int(exponent)
+        while left > 0 && result < 1e9 {
             result *= base
+            left -= 1
         }
         return min(result, 1e9)
     }

@@ -57,8 +57,9 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
 }
 
 extension ApiError: Equatable where ClientErrorType: Equatable {
-    /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code (a plugin's also by description),
-    /// conversion failures by type name, responses by URL; an unnamed missing mock matches any named one.
+    /// Two errors are equal when their cases and payloads are; underlying errors compare by domain and code (a
+    /// plugin's also by description), conversion failures by type name, responses by URL; an unnamed missing mock
+    /// matches any named one.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.invalidRequest(let left), .invalidRequest(let right)):

@@ -8,7 +8,8 @@ extension ApiProvider {
     /// The `URLRequest` this provider would send for `endpoint`, without sending it: for tests and debugging.
     ///
     /// It is built as for sending (the provider's ``baseUrl``, then every plugin's
-    /// ``Plugin/modifyRequest(_:endpoint:)``; ``Plugin/willPerformRequest(_:endpoint:)`` is not called), with one
+    /// ``Plugin/modifyRequest(_:endpoint:)``; neither ``Plugin/willPerformRequest(_:endpoint:)`` nor the `async`
+    /// ``Plugin/prepare(_:endpoint:)`` is called), with one
     /// difference: file contents that sending would stream from disk are in the request itself, a
     /// ``HttpBody/file(_:contentType:)`` body as `httpBodyStream` and a multipart body with file parts as
     /// `httpBody`, read whole.

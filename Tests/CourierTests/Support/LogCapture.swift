@@ -9,7 +9,9 @@ final class LogCapture: Sendable {
         let metadata: [String: String]
 
         /// The message and every metadata value, as one text to search.
-        var everything: String { ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }).joined(separator: " ") }
+        var everything: String {
+            ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }).joined(separator: " ")
+        }
     }
 
     private let storage = EventLog<Line>()
