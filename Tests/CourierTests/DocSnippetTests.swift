@@ -36,7 +36,7 @@ import Testing
         ("Wait door snippet", "Tests/CourierTests/TodoServiceMockingTests.swift", [readme, article]),
         (
             "Plugins snippet", "Tests/CourierTests/PluginsSnippetTests.swift",
-            [readme, "Sources/Courier/Courier.docc/Plugins.md"]
+            [readme, "Sources/Courier/Courier.docc/UsingPlugins.md"]
         ),
     ])
     func theDocumentsShowTheCodeThatRuns(marker: String, testFile: String, documents: [String]) throws {

@@ -7,7 +7,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A 200 MB file is streamed from disk, as the whole body or as a multipart part, with its length announced.
+/// Large bodies with memory bounded: a 200 MB file is streamed from disk, as the whole body or as a multipart part,
+/// with its length announced; a huge answer, or a small one that inflates, is refused at the limit without being
+/// kept. One test at a time, as each measures the peak memory of the whole process.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct LargeBodyTests {
     static let size = 200 * 1024 * 1024
 
@@ -76,6 +78,48 @@ import FoundationNetworking
             let boundary = try #require(report.contentType?.components(separatedBy: "boundary=").last)
             #expect(report.head.starts(with: Data("--\(boundary)\r\n".utf8)))
             #expect(report.tail.suffix(boundary.count + 6) == Data("--\(boundary)--\r\n".utf8))
+        }
+    }
+
+    @Test func aHugeUnannouncedBodyIsStoppedAtTheLimitWithMemoryBounded() async throws {
+        try await TestServer.withServer { server in
+            let endpoint = FreeEndpoint(
+                subpath: "bytes",
+                ordered: [("count", .int(500 * 1024 * 1024)), ("announce", "false")],
+                maximumResponseBodySize: 1024 * 1024
+            )
+            let peakBefore = PeakMemory.reset()
+            let (result, elapsed) = await TimeoutAndLimitTests.timed(endpoint, on: server)
+            #expect(result == .failure(.responseBodyTooLarge(limit: 1024 * 1024)))
+            #expect(elapsed < .seconds(10))
+            // The thread sanitizer's shadow memory grows with every allocation, whatever is kept; only measure
+            // without it.
+            if !PeakMemory.isUnderThreadSanitizer, let peakBefore, let peakAfter = PeakMemory.current() {
+                #expect(
+                    peakAfter - peakBefore < 190 * 1024 * 1024,
+                    "peak grew by \((peakAfter - peakBefore) >> 20) MiB"
+                )
+            }
+        }
+    }
+
+    @Test func aSmallCompressedBodyThatInflatesPastTheLimitIsRefusedWithMemoryBounded() async throws {
+        try await TestServer.withServer { server in
+            // About 1.7 MB on the wire, 400 MiB once decompressed.
+            let endpoint = FreeEndpoint(
+                subpath: "gzip-zeros",
+                ordered: [("count", .int(400 * 1024 * 1024))],
+                maximumResponseBodySize: 4 * 1024 * 1024
+            )
+            let peakBefore = PeakMemory.reset()
+            let (result, _) = await TimeoutAndLimitTests.timed(endpoint, on: server)
+            #expect(result == .failure(.responseBodyTooLarge(limit: 4 * 1024 * 1024)))
+            if !PeakMemory.isUnderThreadSanitizer, let peakBefore, let peakAfter = PeakMemory.current() {
+                #expect(
+                    peakAfter - peakBefore < 190 * 1024 * 1024,
+                    "peak grew by \((peakAfter - peakBefore) >> 20) MiB"
+                )
+            }
         }
     }
 }

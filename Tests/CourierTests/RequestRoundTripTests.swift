@@ -184,18 +184,6 @@ import FoundationNetworking
         }
     }
 
-    @Test func anEndpointTimeoutEndsASlowRequest() async throws {
-        try await TestServer.withServer { server in
-            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl)
-            let endpoint = FreeEndpoint(subpath: "slow", ordered: [("ms", 5_000)], timeout: .milliseconds(500))
-            let clock = ContinuousClock()
-            let started = clock.now
-            let result = await provider.response(on: endpoint)
-            #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
-            #expect(started.duration(to: clock.now) < .seconds(4))
-        }
-    }
-
     @Test func theRequestToBeSentCanBeInspectedWithoutSendingIt() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<FreeEndpoint>(
