@@ -160,4 +160,45 @@ import Testing
             #expect(refresher.callCount == 0)
         }
     }
+
+    @Test func aCredentialTheEndpointSentItselfIsNotRefreshed() async throws {
+        try await TestServer.withServer { server in
+            let refresher = Refresher(answering: "fresh")
+            let plugin = TokenRefreshPlugin<FreeEndpoint>(token: "stale", refresh: refresher.refresh)
+            let provider = ApiProvider<FreeEndpoint>(baseUrl: server.baseUrl, plugins: [plugin])
+            let endpoint = FreeEndpoint(
+                subpath: "protected",
+                headers: ["Authorization": "Bearer own"],
+                ordered: [("accept", "fresh")]
+            )
+            let result = await provider.rawDataResponse(on: endpoint)
+            #expect(
+                result
+                    == .failure(
+                        .clientError(statusCode: 401, clientError: TestError(code: 401, message: "token rejected"))
+                    )
+            )
+            #expect(refresher.callCount == 0)
+            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer own"])
+        }
+    }
+
+    @Test func aTokenSetDuringARefreshWinsOverTheRefreshedOne() async throws {
+        try await TestServer.withServer { server in
+            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+            let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
+                startedContinuation.yield()
+                for await _ in release { break }
+                return "refreshed"
+            }
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let request = Task { await provider.rawDataResponse(on: .protected(accept: "signed-in")) }
+            for await _ in started { break }
+            plugin.setToken("signed-in")
+            releaseContinuation.yield()
+            #expect(await request.value == .success(Data(#"{"token":"signed-in"}"#.utf8)))
+            #expect(plugin.token == "signed-in")
+        }
+    }
 }

@@ -46,9 +46,10 @@ public enum AttemptDecision: Sendable {
     /// Go on: the next plugin decides, or, after the last one, the answer is decoded and delivered.
     case proceed
 
-    /// Send the request again once `delay` has passed on `scheduler`, starting at every plugin's
-    /// ``Plugin/prepare(_:endpoint:)``. Cancelling the request while it waits ends the wait.
-    case retry(after: Duration = .zero, on: any Scheduler = ImmediateScheduler())
+    /// Send the request again once `delay` has passed on `scheduler` (real time by default; a ``TestScheduler``
+    /// in tests), starting at every plugin's ``Plugin/prepare(_:endpoint:)``. A delay of zero sends it again at
+    /// once. Cancelling the request while it waits ends the wait.
+    case retry(after: Duration = .zero, on: any Scheduler = DispatchQueueScheduler())
 
     /// End the request with ``ApiError/pluginFailed(plugin:error:)`` naming the plugin and `error`.
     case fail(any Error)

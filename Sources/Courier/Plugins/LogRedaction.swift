@@ -78,8 +78,8 @@ public struct LogRedaction: Sendable {
         } else {
             return "(\(body.count) bytes that are not UTF-8 text)"
         }
-        if text.count > limit {
-            text = String(text.prefix(limit)) + "… (\(body.count) bytes in all)"
+        if text.count > max(limit, 0) {
+            text = String(text.prefix(max(limit, 0))) + "… (\(body.count) bytes in all)"
         }
         return text
     }

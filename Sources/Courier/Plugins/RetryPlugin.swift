@@ -61,8 +61,9 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
         guard isRetryable(attempt) else { return .proceed }
         let method = attempt.request.httpMethod?.uppercased() ?? "GET"
         guard Self.idempotentMethods.contains(method) || retriesNonIdempotent(endpoint) else { return .proceed }
+        // Every sending counts, also a token refresh's replay.
+        guard attempt.number < policy.maximumAttempts else { return .proceed }
         let retry = attempt.retryCount(requestedBy: self) + 1
-        guard retry < policy.maximumAttempts else { return .proceed }
         let delay: Duration
         if let response = attempt.response, let retryAfter = RetryAfter.delay(in: response, now: Date()) {
             guard retryAfter <= policy.maximumRetryAfter else { return .proceed }

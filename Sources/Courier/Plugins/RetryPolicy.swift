@@ -1,6 +1,6 @@
 /// When and how patiently ``RetryPlugin`` sends a request again.
 public struct RetryPolicy: Sendable {
-    /// The most sendings of one request, the first included; 1 never retries.
+    /// The most sendings of one request, the first included and a token refresh's replay too; 1 never retries.
     public var maximumAttempts: Int
 
     /// The backoff before the first retry; each further one is `multiplier` times longer, up to `maximumDelay`.
@@ -16,8 +16,9 @@ public struct RetryPolicy: Sendable {
     /// retry together.
     public var jitter: Double
 
-    /// The most time a request may take in all, waits included: a retry that would end its wait later is not made,
-    /// and the caller gets the last answer.
+    /// The time from a request's first sending within which a retry must start: a retry whose wait would end later
+    /// is not made, and the caller gets the last answer. (The last sending itself may run past it, up to the
+    /// endpoint's ``Endpoint/timeout``.)
     public var totalBudget: Duration
 
     /// The longest `Retry-After` that is waited for; a server asking for more gets no retry, and the caller gets
@@ -54,22 +55,26 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The backoff before retry number `retry` (1 for the first), with `randomFraction` in `0..<1` taking off its
-    /// share of jitter.
+    /// share of jitter. Computed in seconds and capped before it becomes a `Duration`, so that no setting (a huge
+    /// multiplier, a non-finite number) can overflow it.
     public func backoff(beforeRetry retry: Int, randomFraction: Double) -> Duration {
-        let exponent = Double(max(retry - 1, 0))
-        let unjittered = min(initialDelay * Self.power(multiplier, exponent), maximumDelay)
-        let jitterShare = min(max(jitter, 0), 1) * min(max(randomFraction, 0), 1)
-        return unjittered * (1 - jitterShare)
+        let maximum = Self.seconds(maximumDelay)
+        var seconds = Self.seconds(initialDelay)
+        for _ in 1..<max(retry, 1) where seconds < maximum {
+            seconds *= multiplier
+        }
+        let capped = seconds.isFinite ? min(max(seconds, 0), maximum) : maximum
+        let share = Self.unit(jitter) * Self.unit(randomFraction)
+        let milliseconds = min((capped * (1 - share) * 1000).rounded(), Double(Int64.max / 2))
+        return .milliseconds(Int64(milliseconds))
     }
 
-    /// `base` to the power `exponent`, finite however many retries (a `Duration` multiplied by infinity traps).
-    private static func power(_ base: Double, _ exponent: Double) -> Double {
-        var result = 1.0
-        var left = Int(exponent)
-        while left > 0 && result < 1e9 {
-            result *= base
-            left -= 1
-        }
-        return min(result, 1e9)
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// `value` within 0…1, with anything that is not a number as 0.
+    private static func unit(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, 0), 1) : 0
     }
 }

@@ -31,10 +31,22 @@ import FoundationNetworking
 public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     private struct State {
         var token: String?
-        var refresh: Task<String, Error>?
+        /// Counts the token's replacements by ``setToken(_:)``, so that a refresh started before one does not
+        /// overwrite it.
+        var generation = 0
+        /// The last tokens this plugin sent, to tell its own `Authorization` header from an endpoint's.
+        var sent: [String] = []
+        var refresh: (generation: Int, task: Task<String, Error>)?
         /// The last refresh that failed: the token it was to replace, its error, and when it failed. Requests sent
         /// with that token before then get the same error rather than a refresh of their own.
         var failure: (rejected: String?, error: Error, at: ContinuousClock.Instant)?
+    }
+
+    /// What a rejected request does next.
+    private enum Next {
+        case replay
+        case fail(Error)
+        case wait(Task<String, Error>)
     }
 
     private let state: Locked<State>
@@ -65,50 +77,72 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
     /// The token sent now: the first one, or the latest refreshed one.
     public var token: String? { state.withLock { $0.token } }
 
-    /// Replaces the token, e.g. after signing in or out; requests sent from now on carry it.
+    /// Replaces the token, e.g. after signing in or out; requests sent from now on carry it, also those waiting
+    /// for a refresh that was running (its token is dropped).
     public func setToken(_ token: String?) {
         state.withLock { state in
             state.token = token
+            state.generation += 1
+            state.refresh = nil
             state.failure = nil
         }
     }
 
     override public func prepare(_ request: inout URLRequest, endpoint: EndpointType) async throws {
         guard appliesTo(endpoint), request.value(forHTTPHeaderField: "Authorization") == nil else { return }
-        let (token, refreshing) = state.withLock { ($0.token, $0.refresh) }
-        let current = try await refreshing?.value ?? token
-        guard let current else { return }
-        AuthorizationHeader.set("Bearer \(current)", on: &request)
+        if let refreshing = state.withLock({ $0.refresh?.task }) {
+            _ = try await refreshing.value
+        }
+        let token: String? = state.withLock { state in
+            guard let token = state.token else { return nil }
+            if !state.sent.contains(token) { state.sent = Array((state.sent + [token]).suffix(8)) }
+            return token
+        }
+        guard let token else { return }
+        AuthorizationHeader.set("Bearer \(token)", on: &request)
     }
 
     override public func process(_ attempt: Attempt, endpoint: EndpointType) async -> AttemptDecision {
-        guard appliesTo(endpoint), let response = attempt.response, isRejection(response),
+        guard appliesTo(endpoint), !Task.isCancelled, let response = attempt.response, isRejection(response),
             attempt.retryCount(requestedBy: self) == 0
         else { return .proceed }
-        let sent = attempt.request.value(forHTTPHeaderField: "Authorization")
-        let sentToken = sent?.hasPrefix("Bearer ") == true ? String(sent?.dropFirst("Bearer ".count) ?? "") : nil
-        do {
-            _ = try await refreshedToken(replacing: sentToken, sentAt: attempt.sentAt)
+        let header = attempt.request.value(forHTTPHeaderField: "Authorization")
+        let sentToken = header.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst("Bearer ".count)) : nil }
+        // A credential this plugin did not send (the endpoint's own, another plugin's) is not its to refresh.
+        if header != nil {
+            guard let sentToken, state.withLock({ $0.sent.contains(sentToken) }) else { return .proceed }
+        }
+        switch next(afterRejecting: sentToken, sentAt: attempt.sentAt) {
+        case .replay:
             return .retry()
-        } catch {
+        case .fail(let error):
             return .fail(error)
+        case .wait(let refresh):
+            do {
+                _ = try await refresh.value
+                return .retry()
+            } catch {
+                return .fail(error)
+            }
         }
     }
 
-    /// The token that replaces `rejected`: the one a refresh already brought, the one a running refresh will
-    /// bring, or the one a refresh started here brings.
-    private func refreshedToken(replacing rejected: String?, sentAt: ContinuousClock.Instant) async throws -> String {
-        let waitFor: Task<String, Error> = state.withLock { state in
-            if let running = state.refresh { return running }
-            if let newer = state.token, newer != rejected { return Task { newer } }
+    /// Replay at once when the token has been replaced since `rejected` was sent, fail with the error of a refresh
+    /// that already failed for it, or wait for the running refresh, or for one started here.
+    private func next(afterRejecting rejected: String?, sentAt: ContinuousClock.Instant) -> Next {
+        state.withLock { state in
+            if let running = state.refresh { return .wait(running.task) }
+            if let newer = state.token, newer != rejected { return .replay }
             if let failure = state.failure, failure.rejected == rejected, sentAt < failure.at {
-                return Task { throw failure.error }
+                return .fail(failure.error)
             }
+            let generation = state.generation
             let refresh = self.refresh
             let started = HookTask.detached { [state = self.state] in
                 do {
                     let token = try await refresh(rejected)
                     state.withLock { state in
+                        guard state.generation == generation else { return }
                         state.refresh = nil
                         state.token = token
                         state.failure = nil
@@ -117,15 +151,15 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
                 } catch {
                     let failedAt = ContinuousClock.now
                     state.withLock { state in
+                        guard state.generation == generation else { return }
                         state.refresh = nil
                         state.failure = (rejected, error, failedAt)
                     }
                     throw error
                 }
             }
-            state.refresh = started
-            return started
+            state.refresh = (generation, started)
+            return .wait(started)
         }
-        return try await waitFor.value
     }
 }

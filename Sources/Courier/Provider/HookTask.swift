@@ -6,6 +6,8 @@ import Dispatch
 /// once (the default ones) cost no thread hop: a mocked answer still reaches its caller inside the
 /// ``TestScheduler`` advance that delivers it. After a suspension, the task goes on on Dispatch's threads rather
 /// than the Swift concurrency pool, which ``ApiProvider/performRequestAndWait(on:decodeBodyTo:)`` may be blocking.
+/// Apple platforms before the 26 releases lack `Task.immediate` (each step starts an ordinary task), and before
+/// macOS 15 / iOS 18 task executors (there hooks run on the Swift concurrency pool).
 enum HookTask {
     /// - Returns: The action that cancels the task.
     static func start(_ operation: @escaping @Sendable () async -> Void) -> @Sendable () -> Void {

@@ -32,7 +32,7 @@ final class URLSessionTransport: Sendable {
     ///   a body of its own. An upload task sends it with its `Content-Length`; a body stream would go chunked, and on
     ///   Linux a `Content-Length` set by hand next to a stream is sent together with `Transfer-Encoding: chunked`,
     ///   which servers must reject.
-    /// - Returns: The action that cancels the request.
+    /// - Returns: The action that cancels the request: `completion` gets `URLError(.cancelled)` at once.
     /// - Parameters:
     ///   - timeout: The most the whole exchange may take, enforced here: FoundationNetworking truncates
     ///     `timeoutInterval` to whole seconds and only measures idle time, so a server that drips its body would
@@ -61,6 +61,8 @@ final class URLSessionTransport: Sendable {
                 delegate.stop(task, because: URLError(.timedOut))
             }
         }
-        return { task.cancel() }
+        // Delivered at once, like the timeout: the session's own cancellation can take seconds to come back.
+        let delegate = delegate
+        return { delegate.stop(task, because: URLError(.cancelled)) }
     }
 }

@@ -57,12 +57,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // Counted as delivered, i.e. after any decompression, so a small compressed body that inflates past the
         // limit is refused too; the bytes past the limit are never kept.
         let tooLarge = transfers.withLock { transfers -> Error? in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            guard let transfer = transfers[dataTask.taskIdentifier] else { return nil }
             guard transfer.body.count + data.count <= transfer.maximumBodySize else {
                 return ResponseTooLargeError(limit: transfer.maximumBodySize)
             }
-            transfer.body.append(data)
-            transfers[dataTask.taskIdentifier] = transfer
+            // In place: copying the transfer out and back would copy the body on every chunk.
+            transfers[dataTask.taskIdentifier]?.body.append(data)
             return nil
         }
         if let tooLarge { stop(dataTask, because: tooLarge) }
