@@ -64,7 +64,7 @@ extension MockingBehavior {
         }
         // As on the network: a body over the endpoint's limit is refused, not delivered.
         if let body = mocked.bodyData, body.count > endpoint.maximumResponseBodySize {
-            return Exchange(request: request, error: ResponseTooLargeError(limit: endpoint.maximumResponseBodySize))
+            return Exchange(request: request, error: ResponseBodyTooLargeError(limit: endpoint.maximumResponseBodySize))
         }
         guard
             let url = request.url,

@@ -120,13 +120,19 @@ extension ApiProvider {
         let began = run.handle.step {
             switch carrier {
             case .network(let transport):
-                return transport.send(
-                    request,
+                let options = TransportOptions(
                     bodyFile: run.bodyFile?.url,
                     timeout: run.endpoint.timeout,
-                    maximumBodySize: run.endpoint.maximumResponseBodySize
-                ) { data, response, error in
-                    let exchange = Exchange(request: request, data: data, response: response, error: error)
+                    maximumResponseBodySize: run.endpoint.maximumResponseBodySize
+                )
+                return transport.send(request, options: options) { result in
+                    let exchange =
+                        switch result {
+                        case .success(let answer):
+                            Exchange(request: request, data: answer.body, response: answer.response)
+                        case .failure(let error):
+                            Exchange(request: request, error: error)
+                        }
                     guard let deliveryQueue = run.deliveryQueue else { return judgeAnswer(exchange) }
                     deliveryQueue.async { judgeAnswer(exchange) }
                 }

@@ -57,6 +57,16 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         )
     }
 
+    /// Creates a provider that sends its requests through `transport`, e.g. a ``URLSessionTransport`` with more
+    /// connections per host, or AsyncHTTPClient through the `CourierAsyncHTTPClient` product.
+    /// - Parameters:
+    ///   - baseUrl: Overrides every endpoint's base URL; `nil` keeps the endpoints' own.
+    ///   - plugins: Called for every request, in this order.
+    ///   - transport: Carries the requests to the server and back.
+    public convenience init(baseUrl: URL? = nil, plugins: [Plugin<EndpointType>] = [], transport: any Transport) {
+        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .network(transport))
+    }
+
     /// Creates a provider whose requests are answered by `mockingBehavior` instead of the network, as in Microya.
     ///
     /// A mocked provider opens no connection and creates no `URLSession`; its requests still go through the

@@ -33,12 +33,6 @@ struct UnusableMockedResponseError: LocalizedError {
     var errorDescription: String? { reason }
 }
 
-/// A response body larger than allowed; the pipeline reports it as ``ApiError/responseBodyTooLarge(limit:)``.
-struct ResponseTooLargeError: Error, CustomStringConvertible {
-    let limit: Int
-    var description: String { "The response body is larger than \(limit) bytes" }
-}
-
 /// A plugin failed the request; the pipeline reports it as ``ApiError/pluginFailed(plugin:error:)``.
 struct PluginFailure: Error {
     let plugin: String

@@ -53,7 +53,7 @@ enum ResponseDecoder {
     private static func mapTransportError<ClientErrorType>(_ error: Error) -> ApiError<ClientErrorType> {
         if let invalid = error as? InvalidRequestError { return .invalidRequest(reason: invalid.reason) }
         if let failure = error as? PluginFailure { return .pluginFailed(plugin: failure.plugin, error: failure.error) }
-        if let tooLarge = error as? ResponseTooLargeError { return .responseBodyTooLarge(limit: tooLarge.limit) }
+        if let tooLarge = error as? ResponseBodyTooLargeError { return .responseBodyTooLarge(limit: tooLarge.limit) }
         if let missing = error as? MissingMockedResponseError {
             return .emptyMockedResponse(endpoint: missing.endpoint)
         }

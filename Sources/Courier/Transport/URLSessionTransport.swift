@@ -4,17 +4,31 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends requests through a `URLSession` that belongs to one provider.
+/// Sends requests through a `URLSession` of its own: the default ``Transport``.
 ///
-/// The session is created from the configuration the provider was given (by default a fresh `.ephemeral`
-/// one, so two providers never share cookies, credentials or a cache) and is invalidated with the provider.
-/// Its delegate, ``URLSessionTransportDelegate``, is where Courier corrects what URLSession gets wrong for an
-/// API client: credentials carried across hosts on redirects, and 401 answers that never complete on Linux.
-final class URLSessionTransport: Sendable {
+/// The session is created from the configuration given (by default a fresh `.ephemeral` one, so two providers
+/// never share cookies, credentials or a cache) and is invalidated with the transport. Its delegate,
+/// ``URLSessionTransportDelegate``, is where Courier corrects what URLSession gets wrong for an API client:
+/// credentials carried across hosts on redirects, 401 answers that never complete on Linux, timeouts in whole
+/// seconds of idle time, and bodies without a size limit.
+///
+/// On Linux, URLSession (FoundationNetworking) runs all libcurl work on one serial queue and keeps 6 connections
+/// per host by default; a server sending many requests at once is better served by the `CourierAsyncHTTPClient`
+/// transport.
+public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate = URLSessionTransportDelegate()
 
-    init(configuration: URLSessionConfiguration) {
+    /// Creates a transport with a session of its own.
+    /// - Parameters:
+    ///   - configuration: The session's configuration; a fresh `.ephemeral` one keeps cookies, credentials and
+    ///     cache in memory and to this transport alone.
+    ///   - maximumConnectionsPerHost: Overrides the configuration's `httpMaximumConnectionsPerHost` (6 by default
+    ///     on Linux); `nil` keeps it.
+    public init(configuration: URLSessionConfiguration = .ephemeral, maximumConnectionsPerHost: Int? = nil) {
+        if let maximumConnectionsPerHost {
+            configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+        }
         let delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
         delegateQueue.name = "Courier.URLSessionTransport"
@@ -25,44 +39,42 @@ final class URLSessionTransport: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Starts `request`; `completion` is called once with what came back: on the session's serial delegate queue,
-    /// or on a timer's queue when the timeout ends the request. It must not block: everything else this session
+    /// Starts `request`; `completion` runs once: on the session's serial delegate queue, or on a timer's queue when
+    /// the timeout ends the request, or on the cancelling thread. It must not block: everything else this session
     /// delivers waits behind it.
-    /// - Parameter bodyFile: A file to send as the body, read from disk in chunks, unless a plugin gave the request
-    ///   a body of its own. An upload task sends it with its `Content-Length`; a body stream would go chunked, and on
-    ///   Linux a `Content-Length` set by hand next to a stream is sent together with `Transfer-Encoding: chunked`,
-    ///   which servers must reject.
-    /// - Returns: The action that cancels the request: `completion` gets `URLError(.cancelled)` at once.
-    /// - Parameters:
-    ///   - timeout: The most the whole exchange may take, enforced here: FoundationNetworking truncates
-    ///     `timeoutInterval` to whole seconds and only measures idle time, so a server that drips its body would
-    ///     otherwise hold the request forever. Ends the task with `URLError(.timedOut)`.
-    ///   - maximumBodySize: The most response body bytes kept; a larger body ends the task with
-    ///     ``ResponseTooLargeError`` as soon as it is announced or reached.
-    func send(
+    ///
+    /// A ``TransportOptions/bodyFile`` goes out through an upload task with its `Content-Length`; a body stream
+    /// would go chunked, and on Linux a `Content-Length` set by hand next to a stream is sent together with
+    /// `Transfer-Encoding: chunked`, which servers must reject. The timeout is enforced here: FoundationNetworking
+    /// truncates `timeoutInterval` to whole seconds and only measures idle time, so a server that drips its body
+    /// would otherwise hold the request forever.
+    public func send(
         _ request: URLRequest,
-        bodyFile: URL? = nil,
-        timeout: Duration? = nil,
-        maximumBodySize: Int = .max,
-        completion: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+        options: TransportOptions,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
         let task: URLSessionTask
-        if let bodyFile, request.httpBody == nil, request.httpBodyStream == nil {
+        if let bodyFile = options.bodyFile, request.httpBody == nil, request.httpBodyStream == nil {
             task = session.uploadTask(with: request, fromFile: bodyFile)
         } else {
             task = session.dataTask(with: request)
         }
-        delegate.register(task, maximumBodySize: maximumBodySize, completion: completion)
+        delegate.register(task, maximumBodySize: options.maximumResponseBodySize) { data, response, error in
+            if let error { return completion(.failure(error)) }
+            guard let response = response as? HTTPURLResponse else {
+                return completion(.failure(URLError(.badServerResponse)))
+            }
+            completion(.success(TransportResponse(response: response, body: data ?? Data())))
+        }
         task.resume()
-        if let timeout {
-            let delegate = delegate
+        let delegate = delegate
+        if let timeout = options.timeout {
             let deadline = DispatchTime.now() + DispatchQueueScheduler.dispatchInterval(timeout)
             DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: deadline) {
                 delegate.stop(task, because: URLError(.timedOut))
             }
         }
         // Delivered at once, like the timeout: the session's own cancellation can take seconds to come back.
-        let delegate = delegate
         return { delegate.stop(task, because: URLError(.cancelled)) }
     }
 }

@@ -47,7 +47,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let limit = transfers.withLock { $0[dataTask.taskIdentifier]?.maximumBodySize } ?? .max
         if response.expectedContentLength > Int64(limit) {
             completionHandler(.cancel)
-            stop(dataTask, because: ResponseTooLargeError(limit: limit))
+            stop(dataTask, because: ResponseBodyTooLargeError(limit: limit))
         } else {
             completionHandler(.allow)
         }
@@ -59,7 +59,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let tooLarge = transfers.withLock { transfers -> Error? in
             guard let transfer = transfers[dataTask.taskIdentifier] else { return nil }
             guard transfer.body.count + data.count <= transfer.maximumBodySize else {
-                return ResponseTooLargeError(limit: transfer.maximumBodySize)
+                return ResponseBodyTooLargeError(limit: transfer.maximumBodySize)
             }
             // In place: copying the transfer out and back would copy the body on every chunk.
             transfers[dataTask.taskIdentifier]?.body.append(data)

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What carries a provider's requests to the server and back: URLSession by default (``URLSessionTransport``), or
+/// another HTTP client, e.g. AsyncHTTPClient through the `CourierAsyncHTTPClient` product.
+///
+/// A transport sends the request exactly as given (the pipeline has built it and checked its headers) and reports
+/// what came back. For the same failure every transport reports the same error, so that callers get the same
+/// ``ApiError`` whatever carries their requests:
+/// - `URLError(.cannotConnectToHost)` when the connection is refused;
+/// - `URLError(.timedOut)` when ``TransportOptions/timeout`` passes before the last byte of the answer;
+/// - `URLError(.cancelled)` when the returned cancel action runs, at once;
+/// - `URLError(.networkConnectionLost)` or `URLError(.unknown)` when the connection closes in the middle of the
+///   answer;
+/// - ``ResponseBodyTooLargeError`` when the body (after any decompression) would exceed
+///   ``TransportOptions/maximumResponseBodySize``, as soon as that is announced or reached, without keeping the
+///   rest.
+///
+/// A redirect to another origin must not carry `Authorization`, `Proxy-Authorization` or `Cookie`.
+public protocol Transport: Sendable {
+    /// Starts `request`; `completion` runs exactly once, with the response and its whole body, or the error.
+    /// - Returns: The action that cancels the request: `completion` gets `URLError(.cancelled)` at once, unless it
+    ///   has already run.
+    func send(
+        _ request: URLRequest,
+        options: TransportOptions,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void
+}
+
+/// How one request is to be carried.
+public struct TransportOptions: Sendable {
+    /// A file to send as the body, read in chunks, unless the request has a body of its own.
+    public var bodyFile: URL?
+    /// The most the exchange may take, from sending to the last byte of the answer; `nil` for no limit.
+    public var timeout: Duration?
+    /// The most response body bytes kept.
+    public var maximumResponseBodySize: Int
+
+    /// Creates options.
+    public init(bodyFile: URL? = nil, timeout: Duration? = nil, maximumResponseBodySize: Int = .max) {
+        self.bodyFile = bodyFile
+        self.timeout = timeout
+        self.maximumResponseBodySize = maximumResponseBodySize
+    }
+}
+
+/// What a transport received: the response and its whole body (empty when there was none).
+public struct TransportResponse: @unchecked Sendable {
+    /// The response, with its status and headers.
+    public let response: HTTPURLResponse
+    /// The body, after any decompression the transport does.
+    public let body: Data
+
+    /// Creates a response.
+    public init(response: HTTPURLResponse, body: Data) {
+        self.response = response
+        self.body = body
+    }
+}
+
+/// A response body larger than a transport was allowed to keep; the pipeline reports it as
+/// ``ApiError/responseBodyTooLarge(limit:)``.
+public struct ResponseBodyTooLargeError: Error, CustomStringConvertible {
+    /// The limit, in bytes.
+    public let limit: Int
+
+    /// Creates the error.
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    public var description: String { "The response body is larger than \(limit) bytes" }
+}

@@ -1,0 +1,60 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOPosix
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// AsyncHTTPClient's and NIO's errors as the `URLError` codes URLSession reports for the same failures, so that
+/// callers get the same `ApiError` whatever the transport.
+enum TransportErrors {
+    static func urlError(for error: Error, limit: Int) -> Error {
+        if error is ResponseBodyTooLargeError || error is URLError { return error }
+        if error is NIOTooManyBytesError { return ResponseBodyTooLargeError(limit: limit) }
+        if error is CancellationError { return URLError(.cancelled) }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .cancelled, .requestStreamCancelled: return URLError(.cancelled)
+            case .connectTimeout: return URLError(.timedOut, underlying: error)
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return URLError(.timedOut, underlying: error)
+            case .remoteConnectionClosed: return URLError(.networkConnectionLost, underlying: error)
+            case .redirectLimitReached, .redirectCycleDetected:
+                return URLError(.httpTooManyRedirects, underlying: error)
+            default: return URLError(.unknown, underlying: error)
+            }
+        }
+        if let connection = error as? NIOConnectionError {
+            let refused = connection.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            if refused { return URLError(.cannotConnectToHost, underlying: error) }
+            if connection.dnsAError != nil || connection.dnsAAAAError != nil {
+                return URLError(.cannotFindHost, underlying: error)
+            }
+            return URLError(.cannotConnectToHost, underlying: error)
+        }
+        if let ioError = error as? IOError {
+            if ioError.errnoCode == ECONNREFUSED { return URLError(.cannotConnectToHost, underlying: error) }
+            if ioError.errnoCode == ECONNRESET || ioError.errnoCode == EPIPE {
+                return URLError(.networkConnectionLost, underlying: error)
+            }
+        }
+        if let channelError = error as? ChannelError {
+            switch channelError {
+            case .connectTimeout: return URLError(.timedOut, underlying: error)
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed:
+                return URLError(.networkConnectionLost, underlying: error)
+            default: return URLError(.unknown, underlying: error)
+            }
+        }
+        return URLError(.unknown, underlying: error)
+    }
+}
+
+extension URLError {
+    /// The code, with the transport's own error kept for whoever wants the detail.
+    init(_ code: Code, underlying: Error) {
+        self.init(code, userInfo: [NSUnderlyingErrorKey: underlying, NSLocalizedDescriptionKey: "\(underlying)"])
+    }
+}

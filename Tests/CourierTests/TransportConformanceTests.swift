@@ -1,0 +1,177 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The same contract through every transport: what the server receives, and the same `ApiError` for the same
+/// failure.
+@Suite(.timeLimit(.minutes(1))) struct TransportConformanceTests {
+    struct Note: Codable, Equatable { let title: String }
+
+    @Test(arguments: TransportKind.allCases)
+    func theServerReceivesTheRequestAsWrittenAndTheAnswerDecodes(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl) { provider in
+                let endpoint = TestApi.echo(
+                    .post(body: .json(Note(title: "Grüße & more"))),
+                    path: "notes",
+                    query: ["page": .int(2)],
+                    headers: ["X-Trace": "abc"]
+                )
+                let received = try await provider.response(on: endpoint, decodeBodyTo: ReceivedRequest.self).get()
+                #expect(received.method == "POST")
+                #expect(received.path == "/echo/notes")
+                #expect(received.query == "page=2")
+                #expect(received.header("X-Trace") == "abc")
+                #expect(received.header("Content-Type") == "application/json")
+                #expect(try JSONDecoder().decode(Note.self, from: received.body) == Note(title: "Grüße & more"))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aClientErrorCarriesItsDecodedBody(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl) { provider in
+                let result = await provider.rawDataResponse(on: .status(404))
+                #expect(
+                    result
+                        == .failure(
+                            .clientError(statusCode: 404, clientError: TestError(code: 404, message: "status 404"))
+                        )
+                )
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aRefusedConnectionIsCannotConnectToHost(kind: TransportKind) async throws {
+        // Port 1 (tcpmux) has no listener here.
+        try await kind.withProvider(TestApi.self, baseUrl: URL(string: "http://127.0.0.1:1")) { provider in
+            let result = await provider.rawDataResponse(on: .echo())
+            #expect(result == .failure(.noResponseReceived(error: URLError(.cannotConnectToHost))))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aSubSecondTimeoutEndsAHangingRequestOnTime(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let stopwatch = StopwatchPlugin()
+            try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl, plugins: [stopwatch]) { provider in
+                let endpoint = FreeEndpoint(subpath: "slow", ordered: [("ms", 5_000)], timeout: .milliseconds(300))
+                let result = await provider.rawDataResponse(on: endpoint)
+                #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+                let elapsed = try #require(stopwatch.elapsed)
+                #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(1_300), "\(elapsed)")
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingAnswersAtOnceAndTheServerSeesTheConnectionClose(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl) { provider in
+                let task = Task { await provider.rawDataResponse(on: .hold(id: kind.rawValue)) }
+                await server.waitForRequests()
+                task.cancel()
+                #expect(await task.value == .failure(.cancelled))
+                await server.waitForDisconnect(of: kind.rawValue)
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aConnectionClosedMidAnswerIsNoResponse(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl) { provider in
+                let result = await provider.rawDataResponse(on: .drop)
+                guard case .failure(.noResponseReceived(let error as URLError)) = result else {
+                    Issue.record("expected noResponseReceived with a URLError, got \(result)")
+                    return
+                }
+                #expect([URLError.Code.networkConnectionLost, .unknown].contains(error.code), "\(error.code)")
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases, ["true", "false"])
+    func aBodyOverTheLimitIsRefused(kind: TransportKind, announce: String) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
+                let endpoint = FreeEndpoint(
+                    subpath: "bytes",
+                    ordered: [("count", 5_000), ("announce", .string(announce))],
+                    maximumResponseBodySize: 1_000
+                )
+                #expect(await provider.rawDataResponse(on: endpoint) == .failure(.responseBodyTooLarge(limit: 1_000)))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aRedirectToAnotherOriginDropsCredentials(kind: TransportKind) async throws {
+        try await TestServer.withServer { origin in
+            try await TestServer.withServer { elsewhere in
+                try await kind.withProvider(TestApi.self, baseUrl: origin.baseUrl) { provider in
+                    let endpoint = TestApi.redirect(
+                        to: "http://localhost:\(elsewhere.port)/echo/landed",
+                        headers: [
+                            "Authorization": "Bearer secret", "Cookie": "session=secret", "Accept": "application/json",
+                        ]
+                    )
+                    let landed = try await provider.response(on: endpoint, decodeBodyTo: ReceivedRequest.self).get()
+                    #expect(landed.path == "/echo/landed")
+                    #expect(landed.header("Authorization") == nil)
+                    #expect(landed.header("Cookie") == nil)
+                    #expect(await origin.receivedRequests().first?.header("Authorization") == "Bearer secret")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aFileBodyArrivesWholeWithItsLength(kind: TransportKind) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-conformance-\(UUID()).bin")
+        let contents = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        try contents.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await TestServer.withServer { server in
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl) { provider in
+                let endpoint = TestApi.echo(.put(body: .file(file, contentType: "application/octet-stream")))
+                let received = try await provider.response(on: endpoint, decodeBodyTo: ReceivedRequest.self).get()
+                #expect(received.body == contents)
+                #expect(received.header("Content-Length") == "\(contents.count)")
+                #expect(received.header("Transfer-Encoding") == nil)
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aHundredRejectedRequestsShareOneRefresh(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let refreshes = Locked(0)
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
+                refreshes.withLock { $0 += 1 }
+                try await Task.sleep(for: .milliseconds(20))
+                return "fresh"
+            }
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl, plugins: [plugin]) { provider in
+                let succeeded = await withTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<100 {
+                        group.addTask {
+                            (try? await provider.rawDataResponse(on: .protected(accept: "fresh")).get()) != nil
+                        }
+                    }
+                    return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+                }
+                #expect(succeeded == 100)
+                #expect(refreshes.withLock { $0 } == 1)
+            }
+        }
+    }
+}
