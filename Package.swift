@@ -36,6 +36,17 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "CourierBenchmarks",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/CourierBenchmarks"
+        ),
+        .executableTarget(
             name: "TodoExample",
             dependencies: ["Courier", "CourierTestServer"],
             path: "Examples/TodoExample"

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The loopback server, run in a process of its own so that it does not share the client's cores' scheduling.
+enum BenchServer {
+    static func run() async throws {
+        let router = Router()
+        router.get("/tiny") { _, _ in response(Bodies.tiny) }
+        router.get("/items/1k") { _, _ in response(Bodies.oneKilobyte) }
+        router.get("/items/1m") { _, _ in response(Bodies.oneMegabyte) }
+        var logger = Logger(label: "bench-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+            onServerRunning: { channel in
+                FileHandle.standardOutput.write(Data("port \(channel.localAddress?.port ?? 0)\n".utf8))
+            },
+            logger: logger
+        )
+        try await app.run()
+    }
+
+    private static func response(_ body: Data) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Timing, memory and child processes for the benchmark.
+enum Measure {
+    /// Operations per second of `operation`, the best of `rounds` rounds of `iterations` each after a warm-up round.
+    static func opsPerSecond(iterations: Int, rounds: Int = 3, _ operation: () throws -> Void) rethrows -> Double {
+        for _ in 0..<max(iterations / 10, 1) { try operation() }
+        var best = 0.0
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            for _ in 0..<iterations { try operation() }
+            best = max(best, Double(iterations) / seconds(start.duration(to: .now)))
+        }
+        return best
+    }
+
+    static func opsPerSecond(iterations: Int, rounds: Int = 3, _ operation: () async throws -> Void) async rethrows
+        -> Double
+    {
+        for _ in 0..<max(iterations / 10, 1) { try await operation() }
+        var best = 0.0
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            for _ in 0..<iterations { try await operation() }
+            best = max(best, Double(iterations) / seconds(start.duration(to: .now)))
+        }
+        return best
+    }
+
+    /// Requests per second with `concurrency` requests in flight for `duration`, after a half-second warm-up.
+    static func throughput(
+        concurrency: Int,
+        duration: Duration,
+        _ request: @escaping @Sendable () async -> Bool
+    ) async -> Double {
+        _ = await run(concurrency: concurrency, for: .milliseconds(500), request)
+        let (count, elapsed) = await run(concurrency: concurrency, for: duration, request)
+        return Double(count) / seconds(elapsed)
+    }
+
+    private static func run(
+        concurrency: Int,
+        for duration: Duration,
+        _ request: @escaping @Sendable () async -> Bool
+    ) async -> (Int, Duration) {
+        let start = ContinuousClock.now
+        let deadline = start + duration
+        let count = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var done = 0
+                    while ContinuousClock.now < deadline {
+                        if await request() { done += 1 }
+                    }
+                    return done
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        return (count, start.duration(to: .now))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// A field of `/proc/self/status` in bytes, e.g. `VmHWM` (peak resident memory) or `VmRSS`.
+    static func procStatus(_ field: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kilobytes * 1024
+        }
+        return 0
+    }
+
+    /// Runs this executable with `arguments` and returns what it printed.
+    static func child(_ arguments: [String], launcher: String? = nil, launcherArguments: [String] = []) throws
+        -> (stdout: String, stderr: String)
+    {
+        let process = Process()
+        let me = URL(fileURLWithPath: CommandLine.arguments[0])
+        if let launcher {
+            process.executableURL = URL(fileURLWithPath: launcher)
+            process.arguments = launcherArguments + [me.path] + arguments
+        } else {
+            process.executableURL = me
+            process.arguments = arguments
+        }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts the loopback server in a child process and returns it with its port.
+    static func startServer() throws -> (Process, Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["serve"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        let line = String(decoding: buffer, as: UTF8.self)
+        let port = line.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard let port, port > 0 else { throw BenchmarkError.serverDidNotStart(line) }
+        return (process, port)
+    }
+}
+
+enum BenchmarkError: Error {
+    case serverDidNotStart(String)
+    case badResponse
+}

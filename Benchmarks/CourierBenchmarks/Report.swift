@@ -1,0 +1,151 @@
+import AsyncHTTPClient
+import Foundation
+
+/// Runs every measurement and prints the tables the README shows, each figure next to its baseline and target.
+enum Report {
+    static func run(flightDuration: Duration) async throws {
+        print("# Courier benchmarks\n")
+        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+            + "\(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)\n")
+        try await mocked()
+        let (server, port) = try Measure.startServer()
+        defer { server.terminate() }
+        let flights = try await loopback(port: port, duration: flightDuration)
+        try bigBody(port: port)
+        try soak(port: port)
+        print("\nRatios at a glance: \(flights)")
+    }
+
+    // MARK: Mocked pipeline
+
+    static func mocked() async throws {
+        print("## Mocked pipeline (no network), per operation\n")
+        print("| body | hand-written baseline | Courier, completion | Courier, async | completion / baseline |")
+        print("| --- | --- | --- | --- | --- |")
+        for (name, endpoint, iterations) in [("tiny", BenchApi.tiny, 100_000), ("1 KB", .items(size: .oneKilobyte), 20_000)] {
+            let baseline = try Measure.opsPerSecond(iterations: iterations) { try Mocked.baseline(endpoint) }
+            let completion = Measure.opsPerSecond(iterations: iterations) { Mocked.courierCompletion(endpoint) }
+            let async = await Measure.opsPerSecond(iterations: iterations) { await Mocked.courierAsync(endpoint) }
+            print("| \(name) | \(rate(baseline)) | \(rate(completion)) | \(rate(async)) | "
+                + "\(ratio(baseline / completion)) the time |")
+        }
+        guard let valgrind = which("valgrind") else {
+            print("\n(valgrind not found: no instruction and allocation counts)\n")
+            return
+        }
+        print("\nCounted with valgrind (repeatable: the difference between 1,200 and 200 operations, per operation):\n")
+        print("| body | variant | instructions | allocations |")
+        print("| --- | --- | --- | --- |")
+        for size in ["tiny", "1k"] {
+            var baselineInstructions = 0.0
+            for variant in ["baseline", "completion", "async"] {
+                let instructions = try perOperation(valgrind, tool: "callgrind", variant: variant, size: size)
+                let allocations = try perOperation(valgrind, tool: "memcheck", variant: variant, size: size)
+                if variant == "baseline" { baselineInstructions = instructions }
+                let versus = variant == "baseline" ? "" : " (\(ratio(instructions / baselineInstructions)))"
+                print("| \(size) | \(variant) | \(Int(instructions))\(versus) | \(Int(allocations.rounded())) |")
+            }
+        }
+        print("")
+    }
+
+    /// Instructions (callgrind) or heap allocations (memcheck) per operation.
+    static func perOperation(_ valgrind: String, tool: String, variant: String, size: String) throws -> Double {
+        func count(_ iterations: Int) throws -> Double {
+            let toolArguments =
+                tool == "callgrind"
+                ? ["--tool=callgrind", "--callgrind-out-file=/dev/null"] : ["--tool=memcheck", "--leak-check=no"]
+            let (_, stderr) = try Measure.child(
+                ["count", variant, size, String(iterations)],
+                launcher: valgrind,
+                launcherArguments: toolArguments
+            )
+            let marker = tool == "callgrind" ? "Collected :" : "total heap usage:"
+            guard let line = stderr.split(separator: "\n").first(where: { $0.contains(marker) }) else { return 0 }
+            let after = line.components(separatedBy: marker).last ?? ""
+            let digits = after.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber || $0 == "," }
+            return Double(digits.replacingOccurrences(of: ",", with: "")) ?? 0
+        }
+        return (try count(1_200) - count(200)) / 1_000
+    }
+
+    // MARK: Loopback
+
+    static func loopback(port: Int, duration: Duration) async throws -> String {
+        print("## Loopback throughput, 1 KB JSON decoded, requests/s (\(Measure.seconds(duration)) s each)\n")
+        print("| in flight | URLSession data(for:) | Courier over URLSession | ratio | AsyncHTTPClient | "
+            + "Courier over AsyncHTTPClient | ratio | Courier AHC / Courier URLSession |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        var summary: [String] = []
+        for concurrency in [1, 16, 64] {
+            var rates: [Loopback.Client: Double] = [:]
+            for client in Loopback.Client.allCases {
+                let operation = Loopback.request(client, port: port, httpClient: httpClient)
+                rates[client] = await Measure.throughput(concurrency: concurrency, duration: duration, operation)
+            }
+            let rawSession = rates[.rawUrlSession] ?? 0
+            let courierSession = rates[.courierUrlSession] ?? 0
+            let rawClient = rates[.rawAsyncHttpClient] ?? 0
+            let courierClient = rates[.courierAsyncHttpClient] ?? 0
+            print("| \(concurrency) | \(rate(rawSession)) | \(rate(courierSession)) | \(ratio(courierSession / rawSession)) "
+                + "| \(rate(rawClient)) | \(rate(courierClient)) | \(ratio(courierClient / rawClient)) "
+                + "| \(ratio(courierClient / courierSession)) |")
+            summary.append("\(concurrency): URLSession \(ratio(courierSession / rawSession)), AHC \(ratio(courierClient / rawClient))")
+        }
+        try await httpClient.shutdown()
+        print("")
+        return summary.joined(separator: "; ")
+    }
+
+    // MARK: Memory
+
+    static func bigBody(port: Int) throws {
+        print("## A 1 MB JSON list fetched over URLSession and decoded 100 times, each in a process of its own\n")
+        print("| client | seconds | peak resident memory |")
+        print("| --- | --- | --- |")
+        for variant in ["raw", "courier"] {
+            let (stdout, _) = try Measure.child(["big", variant, String(port)])
+            let fields = stdout.split(separator: " ").map(String.init)
+            let seconds = Double(fields[safe: 1] ?? "") ?? 0
+            let peak = Int(fields[safe: 3] ?? "") ?? 0
+            print("| \(variant == "raw" ? "URLSession data(for:) + JSONDecoder" : "Courier") "
+                + "| \(String(format: "%.2f", seconds)) | \(peak >> 20) MiB |")
+        }
+        print("")
+    }
+
+    static func soak(port: Int) throws {
+        let (stdout, _) = try Measure.child(["soak", String(port), "150000"])
+        let fields = stdout.split(separator: " ").map(String.init)
+        let before = Int(fields[safe: 1] ?? "") ?? 0
+        let after = Int(fields[safe: 3] ?? "") ?? 0
+        print("## 150,000 requests over the AsyncHTTPClient transport, 16 in flight\n")
+        print("Resident memory after a 10,000-request warm-up: \(before >> 20) MiB; after 150,000 more: "
+            + "\(after >> 20) MiB; growth \(String(format: "%.1f", Double(after - before) / 1_048_576)) MiB.\n")
+    }
+
+    // MARK: Formatting
+
+    static func rate(_ value: Double) -> String {
+        value >= 10_000 ? "\(Int(value / 1000)) k/s" : "\(Int(value))/s"
+    }
+
+    static func ratio(_ value: Double) -> String {
+        String(format: "%.2f×", value)
+    }
+
+    static func which(_ tool: String) -> String? {
+        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
+            let path = directory + "/" + tool
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}
