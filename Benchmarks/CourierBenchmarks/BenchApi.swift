@@ -64,7 +64,9 @@ enum Bodies {
     struct Tiny: Codable, Sendable { let ok: Bool }
 
     private static func encode(count: Int) -> Data {
-        let items = (0..<count).map { Item(id: $0, title: "Item number \($0) to do", done: $0 % 2 == 0, tags: ["home", "later"]) }
+        let items = (0..<count).map {
+            Item(id: $0, title: "Item number \($0) to do", done: $0 % 2 == 0, tags: ["home", "later"])
+        }
         return (try? JSONEncoder().encode(items)) ?? Data()
     }
 }

@@ -53,7 +53,10 @@ enum Loopback {
                 return (try? decoder.decode([Item].self, from: Data(body.readableBytesView))) != nil
             }
         case .courierAsyncHttpClient:
-            let provider = ApiProvider<BenchApi>(baseUrl: baseUrl, transport: AsyncHTTPClientTransport(client: httpClient))
+            let provider = ApiProvider<BenchApi>(
+                baseUrl: baseUrl,
+                transport: AsyncHTTPClientTransport(client: httpClient)
+            )
             return { (try? await provider.response(on: .items(size: size), decodeBodyTo: [Item].self).get()) != nil }
         }
     }

@@ -14,7 +14,11 @@ enum Measure {
         return best
     }
 
-    static func opsPerSecond(iterations: Int, rounds: Int = 3, _ operation: () async throws -> Void) async rethrows
+    static func opsPerSecond(
+        iterations: Int,
+        rounds: Int = 3,
+        _ operation: () async throws -> Void
+    ) async rethrows
         -> Double
     {
         for _ in 0..<max(iterations / 10, 1) { try await operation() }
@@ -75,18 +79,16 @@ enum Measure {
     }
 
     /// Runs this executable with `arguments` and returns what it printed.
-    static func child(_ arguments: [String], launcher: String? = nil, launcherArguments: [String] = []) throws
+    static func child(
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) throws
         -> (stdout: String, stderr: String)
     {
         let process = Process()
-        let me = URL(fileURLWithPath: CommandLine.arguments[0])
-        if let launcher {
-            process.executableURL = URL(fileURLWithPath: launcher)
-            process.arguments = launcherArguments + [me.path] + arguments
-        } else {
-            process.executableURL = me
-            process.arguments = arguments
-        }
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -30,7 +30,12 @@ enum Mocked {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         guard
             let requestUrl = request.url,
-            let response = HTTPURLResponse(url: requestUrl, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:]),
+            let response = HTTPURLResponse(
+                url: requestUrl,
+                statusCode: 200,
+                httpVersion: "HTTP/1.1",
+                headerFields: [:]
+            ),
             (200..<300).contains(response.statusCode)
         else { throw BenchmarkError.badResponse }
         switch endpoint {

@@ -22,7 +22,8 @@ case "count":
 case "big":
     // big <raw|courier> <port>: a 1 MB JSON list fetched over URLSession and decoded 100 times.
     let port = Int(arguments[2]) ?? 0
-    let operation = arguments[1] == "raw"
+    let operation =
+        arguments[1] == "raw"
         ? Loopback.request(.rawUrlSession, port: port, httpClient: .shared, size: .oneMegabyte)
         : Loopback.request(.courierUrlSession, port: port, httpClient: .shared, size: .oneMegabyte)
     let start = ContinuousClock.now

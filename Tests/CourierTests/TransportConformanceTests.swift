@@ -1,3 +1,5 @@
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import Testing
@@ -175,5 +177,29 @@ import FoundationNetworking
                 #expect(refreshes.withLock { $0 } == 1)
             }
         }
+    }
+
+    @Test func theReadmesTransportSetUpsCarryRequests() async throws {
+        // README transports snippet: start
+        let shared = ApiProvider<TodoApi>(transport: AsyncHTTPClientTransport(client: .shared))
+
+        // Your own client, with its pool size and timeouts; whoever creates it shuts it down.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let busy = ApiProvider<TodoApi>(transport: AsyncHTTPClientTransport(client: client))
+
+        // More connections per host for URLSession.
+        let wide = ApiProvider<TodoApi>(transport: URLSessionTransport(maximumConnectionsPerHost: 16))
+        // README transports snippet: end
+        try await TestServer.withServer { server in
+            for provider in [shared, busy, wide] {
+                let transport = try #require(provider.transport)
+                let onServer = ApiProvider<TodoApi>(baseUrl: server.baseUrl, transport: transport)
+                let todos = try await onServer.response(on: .list, decodeBodyTo: [Todo].self).get()
+                #expect(!todos.isEmpty)
+            }
+        }
+        try await client.shutdown()
     }
 }

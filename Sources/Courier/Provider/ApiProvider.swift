@@ -31,6 +31,12 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// What answers the requests: the network, or the mocks.
     let carrier: Carrier
 
+    /// The transport carrying this provider's requests, or `nil` when mocks answer them.
+    public var transport: (any Transport)? {
+        guard case .network(let transport) = carrier else { return nil }
+        return transport
+    }
+
     /// The mocking behavior answering this provider's requests, or `nil` when they go to the network.
     public var mockingBehavior: MockingBehavior<EndpointType>? {
         guard case .mocks(let behavior) = carrier else { return nil }
