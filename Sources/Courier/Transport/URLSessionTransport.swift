@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// The session is created from the configuration given (by default a fresh `.ephemeral` one, so two providers
 /// never share cookies, credentials or a cache) and is invalidated with the transport. Its delegate,
-/// ``URLSessionTransportDelegate``, is where Courier corrects what URLSession gets wrong for an API client:
+/// `URLSessionTransportDelegate`, is where Courier corrects what URLSession gets wrong for an API client:
 /// credentials carried across hosts on redirects, 401 answers that never complete on Linux, timeouts in whole
 /// seconds of idle time, and bodies without a size limit.
 ///
