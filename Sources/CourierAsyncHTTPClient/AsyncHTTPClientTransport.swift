@@ -47,11 +47,7 @@ public final class AsyncHTTPClientTransport: Transport {
             }
         }
         if let timeout = options.timeout {
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds =
-                max(0, min(seconds, Int64(Int.max / 1_000_000_000) - 1)) * 1_000_000_000
-                + attoseconds / 1_000_000_000
-            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
                 if outcome.deliver(.failure(URLError(.timedOut))) { task.cancel() }
             }
         }

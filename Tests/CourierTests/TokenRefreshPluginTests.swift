@@ -29,6 +29,36 @@ import Testing
         }
     }
 
+    /// A refresh that signals when it starts and answers `token` only once released, to act while it runs.
+    final class HeldRefresh: Sendable {
+        private let started: AsyncStream<Void>
+        private let startedContinuation: AsyncStream<Void>.Continuation
+        private let release: AsyncStream<Void>
+        private let releaseContinuation: AsyncStream<Void>.Continuation
+        private let token: String
+
+        init(answering token: String) {
+            (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+            (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+            self.token = token
+        }
+
+        func refresh(_ rejected: String?) async throws -> String {
+            startedContinuation.yield()
+            for await _ in release { break }
+            return token
+        }
+
+        /// Returns once the refresh has started.
+        func waitUntilStarted() async {
+            for await _ in started { break }
+        }
+
+        func letItFinish() {
+            releaseContinuation.yield()
+        }
+    }
+
     static func concurrentResults(
         _ count: Int,
         provider: ApiProvider<TestApi>,
@@ -97,21 +127,16 @@ import Testing
 
     @Test func aRequestStartedDuringARefreshWaitsForTheNewToken() async throws {
         try await TestServer.withServer { server in
-            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
-            let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
-            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
-                startedContinuation.yield()
-                for await _ in release { break }
-                return "fresh"
-            }
+            let held = HeldRefresh(answering: "fresh")
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: held.refresh)
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let first = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
-            for await _ in started { break }
+            await held.waitUntilStarted()
             let second = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
             // The second request is held in `prepare`: give it every chance to slip through before releasing.
             try await Task.sleep(for: .milliseconds(100))
             #expect(await server.receivedRequests().count == 1)
-            releaseContinuation.yield()
+            held.letItFinish()
             #expect(await first.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
             #expect(await second.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
             #expect(
@@ -124,20 +149,15 @@ import Testing
 
     @Test func cancellingARequestThatWaitsForTheRefreshEndsItAtOnceAndTheOthersGoOn() async throws {
         try await TestServer.withServer { server in
-            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
-            let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
-            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
-                startedContinuation.yield()
-                for await _ in release { break }
-                return "fresh"
-            }
+            let held = HeldRefresh(answering: "fresh")
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: held.refresh)
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let cancelled = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
-            for await _ in started { break }
+            await held.waitUntilStarted()
             let other = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
             cancelled.cancel()
             #expect(await cancelled.value == .failure(.cancelled))
-            releaseContinuation.yield()
+            held.letItFinish()
             #expect(await other.value == .success(Data(#"{"token":"fresh"}"#.utf8)))
         }
     }
@@ -185,18 +205,13 @@ import Testing
 
     @Test func aTokenSetDuringARefreshWinsOverTheRefreshedOne() async throws {
         try await TestServer.withServer { server in
-            let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
-            let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
-            let plugin = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
-                startedContinuation.yield()
-                for await _ in release { break }
-                return "refreshed"
-            }
+            let held = HeldRefresh(answering: "refreshed")
+            let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: held.refresh)
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let request = Task { await provider.rawDataResponse(on: .protected(accept: "signed-in")) }
-            for await _ in started { break }
+            await held.waitUntilStarted()
             plugin.setToken("signed-in")
-            releaseContinuation.yield()
+            held.letItFinish()
             #expect(await request.value == .success(Data(#"{"token":"signed-in"}"#.utf8)))
             #expect(plugin.token == "signed-in")
         }

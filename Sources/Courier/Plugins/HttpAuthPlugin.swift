@@ -30,10 +30,6 @@ public final class HttpAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>,
 
     override public func modifyRequest(_ request: inout URLRequest, endpoint: EndpointType) {
         guard request.value(forHTTPHeaderField: "Authorization") == nil, let token = tokenClosure() else { return }
-        // Through `allHTTPHeaderFields` rather than `setValue`: FoundationNetworking's `setValue` silently drops a
-        // value with CR or LF, which would send the request unauthenticated instead of refusing it.
-        var fields = request.allHTTPHeaderFields ?? [:]
-        fields["Authorization"] = "\(scheme.rawValue) \(token)"
-        request.allHTTPHeaderFields = fields
+        AuthorizationHeader.set("\(scheme.rawValue) \(token)", on: &request)
     }
 }

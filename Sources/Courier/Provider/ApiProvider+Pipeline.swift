@@ -91,7 +91,7 @@ extension ApiProvider {
                         try await plugin.prepare(&request, endpoint: run.endpoint)
                         try RequestBuilder.validateHeaders(of: request)
                     } catch {
-                        let failure = PluginFailure(plugin: PluginFailure.name(of: plugin), error: error)
+                        let failure = PluginFailure(by: plugin, error: error)
                         return run.finish(Exchange(request: request, error: failure))
                     }
                 }
@@ -165,7 +165,7 @@ extension ApiProvider {
                         continue
                     case .fail(let error):
                         var failed = exchange
-                        failed.error = PluginFailure(plugin: PluginFailure.name(of: plugin), error: error)
+                        failed.error = PluginFailure(by: plugin, error: error)
                         return run.finish(failed)
                     case .retry(let delay, let scheduler):
                         run.noteRetry(requestedBy: plugin)

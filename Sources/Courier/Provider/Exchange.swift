@@ -38,9 +38,10 @@ struct PluginFailure: Error {
     let plugin: String
     let error: Error
 
-    /// The plugin's type name without generic arguments, e.g. `TokenRefreshPlugin`.
-    static func name(of plugin: AnyObject) -> String {
+    /// Names `plugin` by its type without generic arguments, e.g. `TokenRefreshPlugin`.
+    init(by plugin: AnyObject, error: Error) {
         let name = String(describing: type(of: plugin))
-        return name.split(separator: "<", maxSplits: 1).first.map(String.init) ?? name
+        self.plugin = name.split(separator: "<", maxSplits: 1).first.map(String.init) ?? name
+        self.error = error
     }
 }

@@ -69,8 +69,7 @@ public final class URLSessionTransport: Transport {
         task.resume()
         let delegate = delegate
         if let timeout = options.timeout {
-            let deadline = DispatchTime.now() + DispatchQueueScheduler.dispatchInterval(timeout)
-            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: deadline) {
+            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
                 delegate.stop(task, because: URLError(.timedOut))
             }
         }
