@@ -2,31 +2,32 @@ import Foundation
 
 /// Timing, memory and child processes for the benchmark.
 enum Measure {
-    /// Operations per second of `operation`, the best of `rounds` rounds of `iterations` each after a warm-up round.
-    static func opsPerSecond(iterations: Int, rounds: Int = 3, _ operation: () throws -> Void) rethrows -> Double {
-        for _ in 0..<max(iterations / 10, 1) { try operation() }
-        var best = 0.0
-        for _ in 0..<rounds {
-            let start = ContinuousClock.now
-            for _ in 0..<iterations { try operation() }
-            best = max(best, Double(iterations) / seconds(start.duration(to: .now)))
+    /// One way of doing the operation measured: plain or `async`.
+    enum Variant {
+        case sync(() throws -> Void)
+        case async(() async throws -> Void)
+
+        func run(_ iterations: Int) async throws {
+            switch self {
+            case .sync(let operation): for _ in 0..<iterations { try operation() }
+            case .async(let operation): for _ in 0..<iterations { try await operation() }
+            }
         }
-        return best
     }
 
-    static func opsPerSecond(
-        iterations: Int,
-        rounds: Int = 3,
-        _ operation: () async throws -> Void
-    ) async rethrows
-        -> Double
-    {
-        for _ in 0..<max(iterations / 10, 1) { try await operation() }
-        var best = 0.0
+    /// Operations per second of each variant, the best of `rounds` rounds of `iterations` each after a warm-up.
+    ///
+    /// The variants take turns within each round, so that a slower stretch of a shared machine falls on all of
+    /// them instead of on whichever ran then.
+    static func opsPerSecond(iterations: Int, rounds: Int = 7, _ variants: [Variant]) async throws -> [Double] {
+        for variant in variants { try await variant.run(max(iterations / 10, 1)) }
+        var best = Array(repeating: 0.0, count: variants.count)
         for _ in 0..<rounds {
-            let start = ContinuousClock.now
-            for _ in 0..<iterations { try await operation() }
-            best = max(best, Double(iterations) / seconds(start.duration(to: .now)))
+            for (index, variant) in variants.enumerated() {
+                let start = ContinuousClock.now
+                try await variant.run(iterations)
+                best[index] = max(best[index], Double(iterations) / seconds(start.duration(to: .now)))
+            }
         }
         return best
     }

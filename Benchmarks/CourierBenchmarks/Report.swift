@@ -25,11 +25,17 @@ enum Report {
         print("| body | hand-written baseline | Courier, completion | Courier, async | completion / baseline |")
         print("| --- | --- | --- | --- | --- |")
         for (name, endpoint, iterations) in [
-            ("tiny", BenchApi.tiny, 100_000), ("1 KB", .items(size: .oneKilobyte), 20_000),
+            ("tiny", BenchApi.tiny, 30_000), ("1 KB", .items(size: .oneKilobyte), 6_000),
         ] {
-            let baseline = try Measure.opsPerSecond(iterations: iterations) { try Mocked.baseline(endpoint) }
-            let completion = Measure.opsPerSecond(iterations: iterations) { Mocked.courierCompletion(endpoint) }
-            let async = await Measure.opsPerSecond(iterations: iterations) { await Mocked.courierAsync(endpoint) }
+            let rates = try await Measure.opsPerSecond(
+                iterations: iterations,
+                [
+                    .sync { try Mocked.baseline(endpoint) },
+                    .sync { Mocked.courierCompletion(endpoint) },
+                    .async { await Mocked.courierAsync(endpoint) },
+                ]
+            )
+            let (baseline, completion, async) = (rates[0], rates[1], rates[2])
             print(
                 "| \(name) | \(rate(baseline)) | \(rate(completion)) | \(rate(async)) | "
                     + "\(ratio(baseline / completion)) the time |"

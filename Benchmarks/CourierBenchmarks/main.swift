@@ -14,6 +14,10 @@ switch mode {
 case "serve":
     try await BenchServer.run()
 
+case "mocked":
+    // The mocked pipeline's table alone.
+    try await Report.mocked()
+
 case "count":
     // count <baseline|completion|async> <tiny|1k> <iterations>
     let endpoint: BenchApi = arguments[2] == "tiny" ? .tiny : .items(size: .oneKilobyte)

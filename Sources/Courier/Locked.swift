@@ -1,23 +1,72 @@
-import Foundation
+#if canImport(os)
+import os
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A value that many threads share, reachable only while holding its lock.
 ///
 /// This box is the one place where Courier vouches for thread safety by hand: every other type's
-/// `Sendable` conformance is checked by the compiler.
-final class Locked<Value> {
-    private let lock = NSLock()
-    private var value: Value
+/// `Sendable` conformance is checked by the compiler. The value and its lock live in one allocation: a request
+/// makes several of these, and `NSLock` on Linux would add two more allocations each.
+struct Locked<Value> {
+    private let storage: LockedStorage<Value>
 
     init(_ value: Value) {
-        self.value = value
+        storage = LockedStorage.make(value)
     }
 
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try storage.withLock(body)
     }
 }
 
 /// Only values that may cross threads can be shared through the box.
 extension Locked: @unchecked Sendable where Value: Sendable {}
+
+#if canImport(os)
+private typealias LockPrimitive = os_unfair_lock
+#else
+private typealias LockPrimitive = pthread_mutex_t
+#endif
+
+/// The value as the buffer's header and the lock as its one element, whose address stays put.
+private final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
+    static func make(_ value: Value) -> LockedStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+        storage.withUnsafeMutablePointerToElements { lock in
+            #if canImport(os)
+            lock.initialize(to: os_unfair_lock())
+            #else
+            lock.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(lock, nil)
+            #endif
+        }
+        return storage
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { value, lock in
+            #if canImport(os)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&value.pointee)
+        }
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(os)
+            pthread_mutex_destroy(lock)
+            #endif
+            lock.deinitialize(count: 1)
+        }
+    }
+}

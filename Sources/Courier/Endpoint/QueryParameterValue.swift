@@ -40,7 +40,7 @@ public enum QueryParameterValue: Sendable, Hashable {
 
     /// `key=value` fields for the query, or `nil` for an empty array.
     func encoded(key: String) -> String? {
-        let encode = { PercentEncoding.encode($0, allowing: PercentEncoding.unreserved) }
+        let encode = { (text: String) in PercentEncoding.encode(text, allowing: PercentEncoding.unreserved) }
         switch self {
         case .string(let value):
             return encode(key) + "=" + encode(value)

@@ -1,54 +1,53 @@
 import Foundation
 
 extension RequestBuilder {
-    static func url(for endpoint: some Endpoint, baseUrl: URL) throws(InvalidRequestError) -> URL {
-        guard var components = URLComponents(url: baseUrl, resolvingAgainstBaseURL: true) else {
-            throw InvalidRequestError(reason: "the base URL \(quoted(baseUrl.absoluteString)) cannot be parsed")
+    /// The base URL's origin and path, one slash, the percent-encoded subpath, then the base URL's query followed by
+    /// the endpoint's, and the base URL's fragment.
+    static func url(for endpoint: some Endpoint, base: ParsedBaseUrl) throws(InvalidRequestError) -> URL {
+        let subpath = endpoint.subpath
+        var string = base.origin
+        string += try joinedPath(base.percentEncodedPath, subpath)
+        let endpointQuery = encodedQuery(endpoint.orderedQueryParameters)
+        switch (base.percentEncodedQuery ?? "", endpointQuery) {
+        case ("", ""): break
+        case (let baseQuery, ""): string += "?" + baseQuery
+        case ("", let query): string += "?" + query
+        case (let baseQuery, let query): string += "?" + baseQuery + "&" + query
         }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        if let fragment = base.percentEncodedFragment { string += "#" + fragment }
+        guard let url = URL(string: string) else {
             throw InvalidRequestError(
-                reason: "the base URL \(quoted(baseUrl.absoluteString)) does not start with http:// or https://"
-            )
-        }
-        guard let host = components.host, !host.isEmpty else {
-            throw InvalidRequestError(reason: "the base URL \(quoted(baseUrl.absoluteString)) has no host")
-        }
-        components.percentEncodedPath = try joinedPath(components.percentEncodedPath, endpoint.subpath)
-        let query = [components.percentEncodedQuery, encodedQuery(endpoint.orderedQueryParameters)]
-            .compactMap { $0 }
-            .filter { !$0.isEmpty }
-            .joined(separator: "&")
-        components.percentEncodedQuery = query.isEmpty ? nil : query
-        guard let url = components.url else {
-            throw InvalidRequestError(
-                reason: "the base URL \(quoted(baseUrl.absoluteString)) and subpath \(quoted(endpoint.subpath)) "
+                reason: "the base URL \(quoted(base.url.absoluteString)) and subpath \(quoted(subpath)) "
                     + "do not form a URL"
             )
         }
         return url
     }
 
-    /// Exactly one slash between the base path and the subpath, whichever side brings its own.
-    ///
-    /// A `.` or `..` segment is refused: the transport (libcurl on Linux) would resolve it away, sending the
-    /// request somewhere other than the URL the endpoint spelled.
-    private static func joinedPath(_ basePath: String, _ subpath: String) throws(InvalidRequestError) -> String {
-        for (segment, source) in [(basePath, "base URL path"), (subpath, "subpath")] {
-            let segments = segment.split(separator: "/", omittingEmptySubsequences: false)
-            if segments.contains(where: { $0 == "." || $0 == ".." }) {
-                throw InvalidRequestError(
-                    reason: "the \(source) \(quoted(segment)) has a \".\" or \"..\" segment, which would be resolved "
-                        + "away before sending"
-                )
-            }
+    /// Refuses a `.` or `..` segment: the transport (libcurl on Linux) would resolve it away, sending the request
+    /// somewhere other than the URL the endpoint spelled.
+    static func refuseDotSegments(in path: String, of source: String) throws(InvalidRequestError) {
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+            throw InvalidRequestError(
+                reason: "the \(source) \(quoted(path)) has a \".\" or \"..\" segment, which would be resolved "
+                    + "away before sending"
+            )
         }
-        let trimmedBase = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        let trimmedSubpath = subpath.hasPrefix("/") ? String(subpath.dropFirst()) : subpath
+    }
+
+    /// Exactly one slash between the base path and the subpath, whichever side brings its own.
+    private static func joinedPath(_ basePath: String, _ subpath: String) throws(InvalidRequestError) -> String {
+        try refuseDotSegments(in: subpath, of: "subpath")
+        let trimmedBase = basePath.hasSuffix("/") ? basePath.dropLast() : Substring(basePath)
+        let trimmedSubpath = subpath.hasPrefix("/") ? subpath.dropFirst() : Substring(subpath)
         guard !trimmedSubpath.isEmpty else { return basePath.isEmpty ? "/" : basePath }
         return trimmedBase + "/" + PercentEncoding.encode(trimmedSubpath, allowing: PercentEncoding.pathAllowed)
     }
 
     private static func encodedQuery(_ parameters: [(key: String, value: QueryParameterValue)]) -> String {
-        parameters.compactMap { key, value in value.encoded(key: key) }.joined(separator: "&")
+        guard !parameters.isEmpty else { return "" }
+        return parameters.compactMap { key, value in value.encoded(key: key) }.joined(separator: "&")
     }
 }

@@ -37,22 +37,25 @@ enum RequestBuilder {
     static func request<EndpointType: Endpoint>(
         for endpoint: EndpointType,
         baseUrl: URL?,
-        purpose: Purpose = .sending
+        purpose: Purpose = .sending,
+        baseUrls: BaseUrlCache = BaseUrlCache()
     ) -> Result<Built, InvalidRequestError> {
         Result { () throws(InvalidRequestError) in
-            var request = URLRequest(url: try url(for: endpoint, baseUrl: baseUrl ?? endpoint.baseUrl))
+            let base = try baseUrls.parsed(baseUrl ?? endpoint.baseUrl)
             let method = endpoint.method
-            guard PercentEncoding.tokenCharacters.isSuperset(of: method.name.utf8), !method.name.isEmpty else {
+            guard PercentEncoding.tokenCharacters.containsAll(method.name.utf8), !method.name.isEmpty else {
                 throw InvalidRequestError(reason: "the method \(quoted(method.name)) is not a valid HTTP method token")
             }
-            request.httpMethod = method.name
-            request.cachePolicy = endpoint.cachePolicy
-            if let timeout = endpoint.timeout {
-                request.timeoutInterval = timeoutInterval(timeout)
-            }
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            // One initializer instead of setters: each setter of a `URLRequest` copies its storage first.
+            var request = URLRequest(
+                url: try url(for: endpoint, base: base),
+                cachePolicy: endpoint.cachePolicy,
+                timeoutInterval: endpoint.timeout.map(timeoutInterval) ?? defaultTimeoutInterval
+            )
+            // `GET` is the default; FoundationNetworking's setter compares the name against every standard method.
+            if method.name != "GET" { request.httpMethod = method.name }
             guard let body = method.body else {
-                try setHeaders(endpoint.headers, on: &request)
+                request.allHTTPHeaderFields = try headerFields(endpoint.headers, contentType: nil)
                 return Built(request: request, bodyFile: nil)
             }
             if ["GET", "HEAD"].contains(method.name.uppercased()) {
@@ -64,8 +67,7 @@ enum RequestBuilder {
                 if let data = encoded.data { request.httpBody = data }
                 if let stream = encoded.stream { request.httpBodyStream = stream }
                 try validateHeader(name: "Content-Type", value: encoded.contentType)
-                request.setValue(encoded.contentType, forHTTPHeaderField: "Content-Type")
-                try setHeaders(endpoint.headers, on: &request)
+                request.allHTTPHeaderFields = try headerFields(endpoint.headers, contentType: encoded.contentType)
             } catch {
                 encoded.file?.removeIfTemporary()
                 throw error
@@ -74,28 +76,41 @@ enum RequestBuilder {
         }
     }
 
+    /// What `URLRequest(url:)` starts with; the session's own timeout applies as well.
+    private static let defaultTimeoutInterval: TimeInterval = 60
+
     /// The endpoint's headers over the defaults (`Accept: application/json` and the body's `Content-Type`), names
     /// compared case-insensitively as HTTP does: `accept` replaces `Accept`, and the two are never both sent.
     ///
-    /// Checked before `setValue`: FoundationNetworking silently drops a value with CR or LF, which would send the
-    /// request without the header instead of refusing it.
-    private static func setHeaders(
+    /// Checked here, and set as a whole: FoundationNetworking's `setValue` silently drops a value with CR or LF
+    /// (which would send the request without the header instead of refusing it), and its field-by-field
+    /// case-insensitive search costs more than the rest of building the request.
+    private static func headerFields(
         _ headers: [String: String],
-        on request: inout URLRequest
-    ) throws(InvalidRequestError) {
-        let sortedNames = headers.keys.sorted()
+        contentType: String?
+    ) throws(InvalidRequestError) -> [String: String] {
+        var fields = ["Accept": "application/json"]
+        if let contentType { fields["Content-Type"] = contentType }
+        guard !headers.isEmpty else { return fields }
         var seen: [String: String] = [:]
-        for name in sortedNames {
-            if let earlier = seen[name.lowercased()] {
+        for name in headers.keys.sorted() {
+            let lowercased = name.lowercased()
+            if let earlier = seen[lowercased] {
                 throw InvalidRequestError(
                     reason: "the header \(quoted(earlier)) is given twice, also as \(quoted(name))"
                 )
             }
-            seen[name.lowercased()] = name
+            seen[lowercased] = name
             let value = headers[name] ?? ""
             try validateHeader(name: name, value: value)
-            request.setValue(value, forHTTPHeaderField: name)
+            switch lowercased {
+            case "accept": fields["Accept"] = nil
+            case "content-type": fields["Content-Type"] = nil
+            default: break
+            }
+            fields[name] = value
         }
+        return fields
     }
 
     /// Refuses header names that are not HTTP tokens and values holding CR, LF or NUL, which would let one
@@ -107,7 +122,7 @@ enum RequestBuilder {
     }
 
     private static func validateHeader(name: String, value: String) throws(InvalidRequestError) {
-        guard !name.isEmpty, PercentEncoding.tokenCharacters.isSuperset(of: name.utf8) else {
+        guard !name.isEmpty, PercentEncoding.tokenCharacters.containsAll(name.utf8) else {
             throw InvalidRequestError(reason: "the header name \(quoted(name)) is not a valid HTTP token")
         }
         // The value itself stays out of the reason: it may be a credential, and reasons end up in logs.

@@ -8,14 +8,14 @@ extension MockingBehavior {
     /// Answers `request` in place of the network: at once without a delay, else when the scheduler runs it.
     ///
     /// The mocked response is chosen now, so the call numbers follow the order in which requests were sent.
-    /// - Parameter startedAt: The scheduler's clock when the request entered the pipeline; the delay counts from
-    ///   then. If the clock has already passed the due time (a test advanced it while the request was on its
-    ///   way), the answer is delivered at once instead of a full delay later.
+    /// - Parameter startedAt: The scheduler's clock when the request entered the pipeline, or `nil` for now; the
+    ///   delay counts from then. If the clock has already passed the due time (a test advanced it while the request
+    ///   was on its way), the answer is delivered at once instead of a full delay later.
     /// - Returns: The cancel action; cancelling delivers `URLError(.cancelled)` at once and unschedules the answer.
     func answer(
         _ request: URLRequest,
         for endpoint: EndpointType,
-        startedAt: Duration,
+        startedAt: Duration?,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) -> @Sendable () -> Void {
         let callNumber = answeredRequests.withLock { count in
@@ -28,7 +28,8 @@ extension MockingBehavior {
             deliver(exchange)
             return {}
         }
-        let remaining = delay - max(scheduler.now - startedAt, .zero)
+        let now = scheduler.now
+        let remaining = delay - max(now - (startedAt ?? now), .zero)
         if delay > .zero && remaining <= .zero {
             deliver(exchange)
             return {}

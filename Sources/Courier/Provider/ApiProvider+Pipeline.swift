@@ -25,7 +25,8 @@ extension ApiProvider {
     ) {
         // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
         // test advancing the scheduler from another thread) is not added to it.
-        let mockClockAtStart = mockingBehavior?.scheduler.now
+        var mockClockAtStart: Duration?
+        if case .mocks(let behavior) = carrier, behavior.delay != nil { mockClockAtStart = behavior.scheduler.now }
         let built: RequestBuilder.Built
         // A mocked request never reaches a transport: its body stays in memory, where mocks and plugins can see it,
         // and no temporary file is written that nothing would read.
@@ -63,10 +64,12 @@ extension ApiProvider {
     /// ``urlRequest(for:)`` shows. The header check runs again after the plugins.
     func prepare(_ endpoint: EndpointType, purpose: RequestBuilder.Purpose) -> Result<RequestBuilder.Built, Refusal> {
         var built: RequestBuilder.Built
-        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: purpose) {
+        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: purpose, baseUrls: baseUrls) {
         case .success(let success): built = success
         case .failure(let error): return .failure(Refusal(request: nil, error: error, bodyFile: nil))
         }
+        // The builder checked its headers; only a plugin's change needs checking again.
+        guard !plugins.isEmpty else { return .success(built) }
         for plugin in plugins {
             plugin.modifyRequest(&built.request, endpoint: endpoint)
         }
@@ -113,7 +116,8 @@ extension ApiProvider {
         mockClockAtStart: Duration?
     ) {
         let sentAt = ContinuousClock.now
-        run.markSent(at: sentAt)
+        // Only the plugins' `Attempt` reports times.
+        if !plugins.isEmpty { run.markSent(at: sentAt) }
         let judgeAnswer: @Sendable (Exchange) -> Void = { [self] exchange in
             judge(exchange, number: number, sentAt: sentAt, of: run)
         }
@@ -139,8 +143,12 @@ extension ApiProvider {
             case .mocks(let mockingBehavior):
                 // Delivered where the scheduler runs it, never re-queued: that is what makes a mocked answer
                 // arrive inside the `advance` call that reaches it, or before `performRequest` returns.
-                let startedAt = mockClockAtStart ?? mockingBehavior.scheduler.now
-                return mockingBehavior.answer(request, for: run.endpoint, startedAt: startedAt, deliver: judgeAnswer)
+                return mockingBehavior.answer(
+                    request,
+                    for: run.endpoint,
+                    startedAt: mockClockAtStart,
+                    deliver: judgeAnswer
+                )
             }
         }
         if !began { run.finishCancelled(request) }

@@ -31,6 +31,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// What answers the requests: the network, or the mocks.
     let carrier: Carrier
 
+    /// The base URL parsed last, reused by the next request with the same one.
+    let baseUrls = BaseUrlCache()
+
     /// The transport carrying this provider's requests, or `nil` when mocks answer them.
     public var transport: (any Transport)? {
         guard case .network(let transport) = carrier else { return nil }

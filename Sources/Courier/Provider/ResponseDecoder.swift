@@ -40,8 +40,11 @@ enum ResponseDecoder {
         as type: ResultType.Type,
         decoder: JSONDecoder
     ) -> Result<ResultType, ApiError<ClientErrorType>> {
-        if let empty = EmptyBodyResponse() as? ResultType { return .success(empty) }
-        if let raw = body as? ResultType { return .success(raw) }
+        // Metatypes first: a failing dynamic cast on every decoded answer costs more than comparing two pointers.
+        if ResultType.self == EmptyBodyResponse.self, let empty = EmptyBodyResponse() as? ResultType {
+            return .success(empty)
+        }
+        if ResultType.self == Data.self, let raw = body as? ResultType { return .success(raw) }
         guard !body.isEmpty else { return .failure(.noDataInResponse(statusCode: statusCode)) }
         do {
             return .success(try decoder.decode(type, from: body))
