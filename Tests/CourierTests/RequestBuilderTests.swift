@@ -47,6 +47,10 @@ struct FreeEndpoint: Endpoint, CustomStringConvertible {
         ("https://api.example.com/v1", "my file/é", "https://api.example.com/v1/my%20file/%C3%A9"),
         ("https://api.example.com/v1", "100%", "https://api.example.com/v1/100%25"),
         ("http://127.0.0.1:8080/api/v2", "users/me", "http://127.0.0.1:8080/api/v2/users/me"),
+        ("http://[::1]:8080/v1", "todos", "http://[::1]:8080/v1/todos"),
+        ("https://user:p%40ss@api.example.com/v1", "todos", "https://user:p%40ss@api.example.com/v1/todos"),
+        ("https://api.example.com/v1?key=1#top", "todos", "https://api.example.com/v1/todos?key=1#top"),
+        ("https://api.example.com/my%20api", "todos", "https://api.example.com/my%20api/todos"),
     ]
 
     @Test(arguments: joins)
@@ -100,6 +104,33 @@ struct FreeEndpoint: Endpoint, CustomStringConvertible {
         let request = try endpoint.built().get()
         #expect(request.value(forHTTPHeaderField: "x-api-version") == "3")
         #expect(request.value(forHTTPHeaderField: "Accept") == "text/csv")
+    }
+
+    /// A provider parses the base URL once and reuses it while the next request has the same one; endpoints with
+    /// other base URLs, taking turns from many threads, must each still get their own.
+    @Test func eachRequestGetsItsOwnBaseUrlWhenBaseUrlsTakeTurns() async {
+        let provider = ApiProvider<FreeEndpoint>(mockingBehavior: MockingBehavior())
+        let cases: [(FreeEndpoint, expected: String)] = [
+            (FreeEndpoint(baseUrl: URL(string: "https://a.example.com/v1")!), "https://a.example.com/v1/todos"),
+            (FreeEndpoint(baseUrl: URL(string: "http://b.example.com:8080")!), "http://b.example.com:8080/todos"),
+            (FreeEndpoint(baseUrl: URL(string: "ftp://c.example.com")!), "does not start with http:// or https://"),
+        ]
+        let outcomes = await withTaskGroup(of: (String, String).self) { group in
+            for turn in 0..<300 {
+                let (endpoint, expected) = cases[turn % cases.count]
+                group.addTask {
+                    switch provider.urlRequest(for: endpoint) {
+                    case .success(let request): (expected, request.url?.absoluteString ?? "no URL")
+                    case .failure(let error): (expected, "\(error)")
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 300)
+        for (expected, got) in outcomes {
+            #expect(got.contains(expected), "expected \(expected), got \(got)")
+        }
     }
 
     static let refusals: [(FreeEndpoint, String)] = [
