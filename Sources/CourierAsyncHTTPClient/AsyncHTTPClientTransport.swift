@@ -39,12 +39,19 @@ public final class AsyncHTTPClientTransport: Transport {
     ) -> @Sendable () -> Void {
         let outcome = DeliverOnce(completion)
         let client = client
-        let task = Task {
+        let operation: @Sendable () async -> Void = {
             do {
                 outcome.deliver(.success(try await Self.exchange(request, options: options, client: client)))
             } catch {
                 outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: options.maximumResponseBodySize)))
             }
+        }
+        // Started on the calling thread up to handing the request to the client: no hop to another thread first.
+        let task: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate(operation: operation)
+        } else {
+            task = Task(operation: operation)
         }
         if let timeout = options.timeout {
             DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
