@@ -32,15 +32,37 @@ enum Measure {
         return best
     }
 
+    /// What one client did with `concurrency` requests in flight: requests per second, and the CPU time this
+    /// process spent per request (all threads), which a busy shared machine disturbs far less than the rate.
+    struct Flight {
+        var rate: Double
+        var cpuMicrosecondsPerRequest: Double
+    }
+
     /// Requests per second with `concurrency` requests in flight for `duration`, after a half-second warm-up.
     static func throughput(
         concurrency: Int,
         duration: Duration,
         _ request: @escaping @Sendable () async -> Bool
-    ) async -> Double {
+    ) async -> Flight {
         _ = await run(concurrency: concurrency, for: .milliseconds(500), request)
+        let cpuBefore = cpuSeconds()
         let (count, elapsed) = await run(concurrency: concurrency, for: duration, request)
-        return Double(count) / seconds(elapsed)
+        let cpu = cpuSeconds() - cpuBefore
+        return Flight(rate: Double(count) / seconds(elapsed), cpuMicrosecondsPerRequest: cpu * 1e6 / Double(max(count, 1)))
+    }
+
+    /// User and system CPU time of this process so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
     }
 
     private static func run(

@@ -97,17 +97,21 @@ enum Report {
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         var summary: [String] = []
+        var cpuRows: [(Int, [Loopback.Client: Double])] = []
         for concurrency in [1, 16, 64] {
             // Two passes in opposite orders, the best of each kept, so that neither a client measured first nor
             // one measured last is favoured by what the machine was doing.
             var rates: [Loopback.Client: Double] = [:]
+            var cpu: [Loopback.Client: Double] = [:]
             for pass in [Loopback.Client.allCases, Loopback.Client.allCases.reversed()] {
                 for client in pass {
                     let operation = Loopback.request(client, port: port, httpClient: httpClient)
                     let measured = await Measure.throughput(concurrency: concurrency, duration: duration, operation)
-                    rates[client] = max(rates[client] ?? 0, measured)
+                    rates[client] = max(rates[client] ?? 0, measured.rate)
+                    cpu[client] = min(cpu[client] ?? .infinity, measured.cpuMicrosecondsPerRequest)
                 }
             }
+            cpuRows.append((concurrency, cpu))
             let rawSession = rates[.rawUrlSession] ?? 0
             let courierSession = rates[.courierUrlSession] ?? 0
             let rawClient = rates[.rawAsyncHttpClient] ?? 0
@@ -122,6 +126,13 @@ enum Report {
             )
         }
         try await httpClient.shutdown()
+        print("\nCPU time of the client process per request, µs (the lower of the two runs; the server runs apart):\n")
+        print("| in flight | URLSession data(for:) | Courier over URLSession | AsyncHTTPClient | Courier over AsyncHTTPClient |")
+        print("| --- | --- | --- | --- | --- |")
+        for (concurrency, cpu) in cpuRows {
+            let cells = Loopback.Client.allCases.map { String(format: "%.1f", cpu[$0] ?? 0) }
+            print("| \(concurrency) | " + cells.joined(separator: " | ") + " |")
+        }
         print("")
         return summary.joined(separator: "; ")
     }

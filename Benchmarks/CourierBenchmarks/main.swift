@@ -22,8 +22,11 @@ case "flight":
     // flight <client number, 0-3> <port> <in flight>: one client of the loopback table alone, for profiling.
     let client = Loopback.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), 3)]
     let operation = Loopback.request(client, port: Int(arguments[2]) ?? 0, httpClient: .shared)
-    let rate = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
-    print("\(client.rawValue): \(Report.rate(rate))")
+    let flight = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
+    print(
+        "\(client.rawValue): \(Report.rate(flight.rate)), "
+            + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
+    )
 
 case "count":
     // count <baseline|completion|async> <tiny|1k> <iterations>
