@@ -49,7 +49,10 @@ enum Measure {
         let cpuBefore = cpuSeconds()
         let (count, elapsed) = await run(concurrency: concurrency, for: duration, request)
         let cpu = cpuSeconds() - cpuBefore
-        return Flight(rate: Double(count) / seconds(elapsed), cpuMicrosecondsPerRequest: cpu * 1e6 / Double(max(count, 1)))
+        return Flight(
+            rate: Double(count) / seconds(elapsed),
+            cpuMicrosecondsPerRequest: cpu * 1e6 / Double(max(count, 1))
+        )
     }
 
     /// User and system CPU time of this process so far.

@@ -127,7 +127,9 @@ enum Report {
         }
         try await httpClient.shutdown()
         print("\nCPU time of the client process per request, µs (the lower of the two runs; the server runs apart):\n")
-        print("| in flight | URLSession data(for:) | Courier over URLSession | AsyncHTTPClient | Courier over AsyncHTTPClient |")
+        print(
+            "| in flight | URLSession data(for:) | Courier over URLSession | AsyncHTTPClient | Courier over AsyncHTTPClient |"
+        )
         print("| --- | --- | --- | --- | --- |")
         for (concurrency, cpu) in cpuRows {
             let cells = Loopback.Client.allCases.map { String(format: "%.1f", cpu[$0] ?? 0) }

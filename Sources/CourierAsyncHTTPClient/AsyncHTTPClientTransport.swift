@@ -86,15 +86,14 @@ public final class AsyncHTTPClientTransport: Transport {
             // As URLSession does: repeated fields joined with commas.
             fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
-        guard
-            let httpResponse = HTTPURLResponse(
-                url: url,
-                statusCode: Int(response.status.code),
-                httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
-                headerFields: fields
-            )
-        else { throw URLError(.badServerResponse) }
-        return TransportResponse(response: httpResponse, body: Data(body.readableBytesView))
+        // From parts: an `HTTPURLResponse` is made only if a plugin or the caller asks for one.
+        return TransportResponse(
+            url: url,
+            statusCode: Int(response.status.code),
+            httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
+            headerFields: fields,
+            body: Data(body.readableBytesView)
+        )
     }
 
     /// The request's own body, or the file streamed in chunks with its length announced.

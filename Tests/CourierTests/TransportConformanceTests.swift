@@ -36,6 +36,34 @@ import FoundationNetworking
         }
     }
 
+    /// The AsyncHTTPClient transport makes its `HTTPURLResponse` only when asked; whoever asks gets the server's
+    /// status and headers, as over URLSession.
+    @Test(arguments: TransportKind.allCases)
+    func theResponseAndItsHeadersReachPluginsAndTheCaller(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let seen = Locked<[HTTPURLResponse]>([])
+            let recorder = AttemptRecorder<TestApi> { attempt in
+                if let response = attempt.response { seen.withLock { $0.append(response) } }
+            }
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl, plugins: [recorder]) { provider in
+                let full = await provider.fullResponse(
+                    on: .typed(contentType: "application/vnd.courier+json; charset=utf-8"),
+                    decodeBodyTo: EmptyBodyResponse.self
+                )
+                let response = try #require(full.httpUrlResponse)
+                #expect(response.statusCode == 200)
+                #expect(
+                    response.value(forHTTPHeaderField: "content-type") == "application/vnd.courier+json; charset=utf-8"
+                )
+                #expect(response.mimeType == "application/vnd.courier+json")
+                #expect(response.textEncodingName == "utf-8")
+                #expect(response.url?.path == "/typed")
+                // Made once: the plugin and the caller hold the same response.
+                #expect(seen.withLock { $0.map { $0 === response } } == [true])
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aClientErrorCarriesItsDecodedBody(kind: TransportKind) async throws {
         try await TestServer.withServer { server in

@@ -67,21 +67,19 @@ extension MockingBehavior {
         if let body = mocked.bodyData, body.count > endpoint.maximumResponseBodySize {
             return Exchange(request: request, error: ResponseBodyTooLargeError(limit: endpoint.maximumResponseBodySize))
         }
-        guard
-            let url = request.url,
-            let response = HTTPURLResponse(
-                url: url,
-                statusCode: mocked.status.code,
-                httpVersion: "HTTP/1.1",
-                headerFields: mocked.headers
-            )
-        else {
+        guard let url = request.url else {
             let reason =
-                "The mocked response \(mocked.status) could not be made into an HTTP response for "
-                + "\(request.url?.absoluteString ?? "a request without URL")."
+                "The mocked response \(mocked.status) could not be made into an HTTP response for a request "
+                + "without URL."
             return Exchange(request: request, error: UnusableMockedResponseError(reason: reason))
         }
+        let head = ResponseHead(
+            url: url,
+            statusCode: mocked.status.code,
+            httpVersion: "HTTP/1.1",
+            headerFields: mocked.headers
+        )
         // URLSession delivers an empty body as empty data, not nil; plugins see the same for a mock.
-        return Exchange(request: request, data: mocked.bodyData ?? Data(), response: response)
+        return Exchange(request: request, data: mocked.bodyData ?? Data(), head: head)
     }
 }

@@ -133,7 +133,7 @@ extension ApiProvider {
                     let exchange =
                         switch result {
                         case .success(let answer):
-                            Exchange(request: request, data: answer.body, response: answer.response)
+                            Exchange(request: request, data: answer.body, head: answer.head)
                         case .failure(let error):
                             Exchange(request: request, error: error)
                         }
@@ -216,6 +216,7 @@ extension ApiProvider {
         endpoint: EndpointType
     ) -> TypedResult<ResultType> {
         let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
+        guard !plugins.isEmpty else { return typedResult }
         let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
         for plugin in plugins {
             plugin.didPerformRequest(urlSessionResult: urlSessionResult, typedResult: typedResult, endpoint: endpoint)

@@ -9,8 +9,23 @@ import FoundationNetworking
 struct Exchange: Sendable {
     var request: URLRequest?
     var data: Data?
-    var response: URLResponse?
+    /// The status and headers; the `URLResponse` is made from them only when something asks for it.
+    var head: ResponseHead?
     var error: Error?
+
+    /// The response, made on first use.
+    var response: URLResponse? { head?.response }
+
+    init(request: URLRequest? = nil, data: Data? = nil, head: ResponseHead? = nil, error: Error? = nil) {
+        self.request = request
+        self.data = data
+        self.head = head
+        self.error = error
+    }
+
+    init(request: URLRequest? = nil, data: Data? = nil, response: URLResponse?, error: Error? = nil) {
+        self.init(request: request, data: data, head: response.map(ResponseHead.init), error: error)
+    }
 }
 
 /// Why a request could not be built; the pipeline reports it as ``ApiError/invalidRequest(reason:)``.

@@ -15,11 +15,12 @@ enum ResponseDecoder {
         if let error = exchange.error {
             return .failure(mapTransportError(error))
         }
-        guard let response = exchange.response else { return .failure(.noResponseReceived(error: nil)) }
-        guard let httpResponse = response as? HTTPURLResponse else {
+        guard let head = exchange.head else { return .failure(.noResponseReceived(error: nil)) }
+        // The status alone: asking for the `URLResponse` would make one, which decoding does not need.
+        guard let statusCode = head.statusCode else {
+            guard let response = head.response else { return .failure(.noResponseReceived(error: nil)) }
             return .failure(.unexpectedResponseType(response: response))
         }
-        let statusCode = httpResponse.statusCode
         let body = exchange.data ?? Data()
         switch statusCode {
         case 200..<300:

@@ -49,15 +49,36 @@ public struct TransportOptions: Sendable {
 }
 
 /// What a transport received: the response and its whole body (empty when there was none).
-public struct TransportResponse: @unchecked Sendable {
-    /// The response, with its status and headers.
-    public let response: HTTPURLResponse
+public struct TransportResponse: Sendable {
+    let head: ResponseHead
+
     /// The body, after any decompression the transport does.
     public let body: Data
 
-    /// Creates a response.
+    /// The HTTP status code.
+    public var statusCode: Int { head.statusCode ?? 0 }
+
+    /// The response, with its status and headers; one made from parts is made on first use (and `nil` only if
+    /// Foundation refuses those parts).
+    public var response: HTTPURLResponse? { head.response as? HTTPURLResponse }
+
+    /// Creates a response from one that exists already.
     public init(response: HTTPURLResponse, body: Data) {
-        self.response = response
+        head = ResponseHead(response)
+        self.body = body
+    }
+
+    /// Creates a response from its parts, made into an `HTTPURLResponse` only if something asks for it: a transport
+    /// that does not get one from Foundation saves the cost of making it (on Linux, parsing `Content-Type` and more)
+    /// whenever only the status and body are used.
+    /// - Parameters:
+    ///   - url: The URL the answer is for.
+    ///   - statusCode: The HTTP status code.
+    ///   - httpVersion: E.g. `HTTP/1.1`.
+    ///   - headerFields: The header fields, a repeated field's values joined with commas.
+    ///   - body: The body, after any decompression.
+    public init(url: URL, statusCode: Int, httpVersion: String, headerFields: [String: String], body: Data) {
+        head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
         self.body = body
     }
 }
