@@ -86,9 +86,13 @@ enum Report {
 
     // MARK: Loopback
 
+    /// Passes over the four clients per number in flight; an even number, half of them in reverse order.
+    static let loopbackPasses = 4
+
     static func loopback(port: Int, duration: Duration) async throws -> String {
         print(
-            "## Loopback throughput, 1 KB JSON decoded, requests/s (best of two \(Measure.seconds(duration)) s runs)\n"
+            "## Loopback throughput, 1 KB JSON decoded, requests/s (medians of \(loopbackPasses) runs of "
+                + "\(Measure.seconds(duration)) s; each ratio is the median of the ratios within a pass)\n"
         )
         print(
             "| in flight | URLSession data(for:) | Courier over URLSession | ratio | AsyncHTTPClient | "
@@ -99,34 +103,40 @@ enum Report {
         var summary: [String] = []
         var cpuRows: [(Int, [Loopback.Client: Double])] = []
         for concurrency in [1, 16, 64] {
-            // Two passes in opposite orders, the best of each kept, so that neither a client measured first nor
-            // one measured last is favoured by what the machine was doing.
-            var rates: [Loopback.Client: Double] = [:]
-            var cpu: [Loopback.Client: Double] = [:]
-            for pass in [Loopback.Client.allCases, Loopback.Client.allCases.reversed()] {
-                for client in pass {
+            // The clients take turns within each pass, every other pass in reverse order, and each ratio compares
+            // runs of the same pass: a slow stretch of a shared machine then falls on both sides of a ratio
+            // instead of on whichever client ran during it.
+            var passes: [[Loopback.Client: Measure.Flight]] = []
+            for pass in 0..<loopbackPasses {
+                let order = pass.isMultiple(of: 2) ? Loopback.Client.allCases : Loopback.Client.allCases.reversed()
+                var flights: [Loopback.Client: Measure.Flight] = [:]
+                for client in order {
                     let operation = Loopback.request(client, port: port, httpClient: httpClient)
-                    let measured = await Measure.throughput(concurrency: concurrency, duration: duration, operation)
-                    rates[client] = max(rates[client] ?? 0, measured.rate)
-                    cpu[client] = min(cpu[client] ?? .infinity, measured.cpuMicrosecondsPerRequest)
+                    flights[client] = await Measure.throughput(concurrency: concurrency, duration: duration, operation)
                 }
+                passes.append(flights)
+            }
+            func rateOf(_ client: Loopback.Client) -> Double { median(passes.map { $0[client]?.rate ?? 0 }) }
+            func ratioOf(_ client: Loopback.Client, to baseline: Loopback.Client) -> Double {
+                median(passes.map { ($0[client]?.rate ?? 0) / max($0[baseline]?.rate ?? 0, 1) })
+            }
+            var cpu: [Loopback.Client: Double] = [:]
+            for client in Loopback.Client.allCases {
+                cpu[client] = median(passes.map { $0[client]?.cpuMicrosecondsPerRequest ?? 0 })
             }
             cpuRows.append((concurrency, cpu))
-            let rawSession = rates[.rawUrlSession] ?? 0
-            let courierSession = rates[.courierUrlSession] ?? 0
-            let rawClient = rates[.rawAsyncHttpClient] ?? 0
-            let courierClient = rates[.courierAsyncHttpClient] ?? 0
+            let sessionRatio = ratioOf(.courierUrlSession, to: .rawUrlSession)
+            let clientRatio = ratioOf(.courierAsyncHttpClient, to: .rawAsyncHttpClient)
             print(
-                "| \(concurrency) | \(rate(rawSession)) | \(rate(courierSession)) | \(ratio(courierSession / rawSession)) "
-                    + "| \(rate(rawClient)) | \(rate(courierClient)) | \(ratio(courierClient / rawClient)) "
-                    + "| \(ratio(courierClient / courierSession)) |"
+                "| \(concurrency) | \(rate(rateOf(.rawUrlSession))) | \(rate(rateOf(.courierUrlSession))) "
+                    + "| \(ratio(sessionRatio)) | \(rate(rateOf(.rawAsyncHttpClient))) "
+                    + "| \(rate(rateOf(.courierAsyncHttpClient))) | \(ratio(clientRatio)) "
+                    + "| \(ratio(ratioOf(.courierAsyncHttpClient, to: .courierUrlSession))) |"
             )
-            summary.append(
-                "\(concurrency): URLSession \(ratio(courierSession / rawSession)), AHC \(ratio(courierClient / rawClient))"
-            )
+            summary.append("\(concurrency): URLSession \(ratio(sessionRatio)), AHC \(ratio(clientRatio))")
         }
         try await httpClient.shutdown()
-        print("\nCPU time of the client process per request, µs (the lower of the two runs; the server runs apart):\n")
+        print("\nCPU time of the client process per request, µs (medians; the server runs apart):\n")
         print(
             "| in flight | URLSession data(for:) | Courier over URLSession | AsyncHTTPClient | Courier over AsyncHTTPClient |"
         )
@@ -139,20 +149,42 @@ enum Report {
         return summary.joined(separator: "; ")
     }
 
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
     // MARK: Memory
 
+    /// Runs of each client for the 1 MB body, taking turns; the medians are shown.
+    static let bigBodyRuns = 3
+
     static func bigBody(port: Int) throws {
-        print("## A 1 MB JSON list fetched over URLSession and decoded 100 times, each in a process of its own\n")
+        print(
+            "## A 1 MB JSON list fetched over URLSession and decoded 100 times, each in a process of its own "
+                + "(medians of \(bigBodyRuns) runs)\n"
+        )
         print("| client | seconds | peak resident memory |")
         print("| --- | --- | --- |")
+        var measured: [String: [(seconds: Double, peak: Double)]] = [:]
+        for _ in 0..<bigBodyRuns {
+            for variant in ["raw", "courier"] {
+                let (stdout, _) = try Measure.child(["big", variant, String(port)])
+                let fields = stdout.split(separator: " ").map(String.init)
+                let seconds = Double(fields[safe: 1] ?? "") ?? 0
+                let peak = Double(fields[safe: 3] ?? "") ?? 0
+                measured[variant, default: []].append((seconds, peak))
+            }
+        }
         for variant in ["raw", "courier"] {
-            let (stdout, _) = try Measure.child(["big", variant, String(port)])
-            let fields = stdout.split(separator: " ").map(String.init)
-            let seconds = Double(fields[safe: 1] ?? "") ?? 0
-            let peak = Int(fields[safe: 3] ?? "") ?? 0
+            let runs = measured[variant] ?? []
+            let peak = median(runs.map(\.peak))
             print(
                 "| \(variant == "raw" ? "URLSession data(for:) + JSONDecoder" : "Courier") "
-                    + "| \(String(format: "%.2f", seconds)) | \(peak >> 20) MiB |"
+                    + "| \(String(format: "%.2f", median(runs.map(\.seconds)))) "
+                    + "| \(String(format: "%.1f", peak / 1_048_576)) MiB |"
             )
         }
         print("")
