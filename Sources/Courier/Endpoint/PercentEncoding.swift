@@ -41,7 +41,9 @@ enum PercentEncoding {
 
         /// Whether every byte of `bytes` is in the set.
         func containsAll(_ bytes: some Sequence<UInt8>) -> Bool {
-            bytes.allSatisfy(contains)
+            // A loop, not `allSatisfy(contains)`: the method reference would allocate a closure on every call.
+            for byte in bytes where !contains(byte) { return false }
+            return true
         }
 
         private mutating func insert(_ byte: UInt8) {

@@ -10,44 +10,45 @@ import FoundationNetworking
 /// Courier's work on a request (about 8 µs for a JSON answer's usual headers); decoding a body needs only the status.
 /// Plugins, ``ApiProvider/fullResponse(on:decodeBodyTo:)`` and a live transport's delegate ask for the response, and
 /// then it is made once.
-final class ResponseHead: Sendable {
+struct ResponseHead: Sendable {
     /// The HTTP status, or `nil` for a response that is not HTTP.
     let statusCode: Int?
-    private let parts: Parts?
-    private let made: Locked<URLResponse?>
+    /// The parts, until the response is made; one allocation for all of it.
+    private let storage: Locked<Storage>
 
-    private struct Parts: Sendable {
-        let url: URL
-        let httpVersion: String
-        let headerFields: [String: String]
+    private enum Storage {
+        case parts(url: URL, httpVersion: String, headerFields: [String: String])
+        case made(URLResponse?)
     }
 
     /// A response that exists already, e.g. URLSession's.
     init(_ response: URLResponse) {
         statusCode = (response as? HTTPURLResponse)?.statusCode
-        parts = nil
-        made = Locked(response)
+        storage = Locked(.made(response))
     }
 
     /// An HTTP response to be made from its parts when first asked for.
     init(url: URL, statusCode: Int, httpVersion: String, headerFields: [String: String]) {
         self.statusCode = statusCode
-        parts = Parts(url: url, httpVersion: httpVersion, headerFields: headerFields)
-        made = Locked(nil)
+        storage = Locked(.parts(url: url, httpVersion: httpVersion, headerFields: headerFields))
     }
 
     /// The response, made on the first call; `nil` only if Foundation refuses to make one from the parts.
     var response: URLResponse? {
-        made.withLock { made in
-            if let made { return made }
-            guard let parts, let statusCode else { return nil }
-            made = HTTPURLResponse(
-                url: parts.url,
-                statusCode: statusCode,
-                httpVersion: parts.httpVersion,
-                headerFields: parts.headerFields
-            )
-            return made
+        storage.withLock { storage in
+            switch storage {
+            case .made(let response):
+                return response
+            case .parts(let url, let httpVersion, let headerFields):
+                let response = HTTPURLResponse(
+                    url: url,
+                    statusCode: statusCode ?? 0,
+                    httpVersion: httpVersion,
+                    headerFields: headerFields
+                )
+                storage = .made(response)
+                return response
+            }
         }
     }
 }
