@@ -60,6 +60,9 @@ let package = Package(
                 "CourierTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -32,26 +32,36 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = client
     }
 
+    /// Starts `request` on the client's event loops; `completion` runs once, on an event loop, a timer's queue or
+    /// the cancelling thread.
+    ///
+    /// Nothing here runs on Swift concurrency's threads: the client's future-based door answers from the event loop
+    /// that read the response, and a file body is read on a Dispatch queue. A caller blocking every thread of that
+    /// pool (``ApiProvider/performRequestAndWait(on:decodeBodyTo:)`` inside tasks) cannot starve its own request,
+    /// and no task is started and hopped to per request.
     public func send(
         _ request: URLRequest,
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
         let outcome = DeliverOnce(completion)
-        let client = client
-        let operation: @Sendable () async -> Void = {
-            do {
-                outcome.deliver(.success(try await Self.exchange(request, options: options, client: client)))
-            } catch {
-                outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: options.maximumResponseBodySize)))
-            }
+        let limit = options.maximumResponseBodySize
+        let outgoing: HTTPClient.Request
+        do {
+            outgoing = try clientRequest(for: request, bodyFile: options.bodyFile)
+        } catch {
+            outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
+            return {}
         }
-        // Started on the calling thread up to handing the request to the client: no hop to another thread first.
-        let task: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            task = Task.immediate(operation: operation)
-        } else {
-            task = Task(operation: operation)
+        let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: min(limit, Self.largestAccumulatedBody))
+        let task = client.execute(request: outgoing, delegate: accumulator)
+        task.futureResult.whenComplete { result in
+            switch result {
+            case .success(let response):
+                outcome.deliver(.success(Self.transportResponse(response, url: outgoing.url)))
+            case .failure(let error):
+                outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
+            }
         }
         if let timeout = options.timeout {
             DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
@@ -63,45 +73,48 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    private static func exchange(
-        _ request: URLRequest,
-        options: TransportOptions,
-        client: HTTPClient
-    ) async throws -> TransportResponse {
+    /// The most `ResponseAccumulator` can hold (a `ByteBuffer` counts in 32 bits); a larger limit becomes this one.
+    private static let largestAccumulatedBody = Int(UInt32.max)
+
+    private func clientRequest(for request: URLRequest, bodyFile: URL?) throws -> HTTPClient.Request {
         guard let url = request.url else { throw URLError(.badURL) }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            outgoing.headers.add(name: name, value: value)
+            headers.add(name: name, value: value)
         }
-        outgoing.body = try body(of: request, file: options.bodyFile)
-        let limit = options.maximumResponseBodySize
-        let response = try await client.execute(outgoing, deadline: .distantFuture)
-        if let announced = response.headers.first(name: "Content-Length").flatMap(Int.init), announced > limit {
-            throw ResponseBodyTooLargeError(limit: limit)
-        }
-        let body = try await response.body.collect(upTo: limit)
+        return try HTTPClient.Request(
+            url: url,
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            headers: headers,
+            body: try body(of: request, file: bodyFile)
+        )
+    }
+
+    /// From parts: an `HTTPURLResponse` is made only if a plugin or the caller asks for one.
+    private static func transportResponse(_ response: HTTPClient.Response, url: URL) -> TransportResponse {
         var fields: [String: String] = [:]
         for (name, value) in response.headers {
             // As URLSession does: repeated fields joined with commas.
             fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
-        // From parts: an `HTTPURLResponse` is made only if a plugin or the caller asks for one.
         return TransportResponse(
             url: url,
             statusCode: Int(response.status.code),
             httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
             headerFields: fields,
-            body: Data(body.readableBytesView)
+            body: response.body.map { Data($0.readableBytesView) } ?? Data()
         )
     }
 
     /// The request's own body, or the file streamed in chunks with its length announced.
-    private static func body(of request: URLRequest, file: URL?) throws -> HTTPClientRequest.Body? {
-        if let data = request.httpBody { return .bytes(ByteBuffer(bytes: data)) }
-        if let stream = request.httpBodyStream { return .bytes(ByteBuffer(bytes: try FileChunks.readAll(stream))) }
+    private func body(of request: URLRequest, file: URL?) throws -> HTTPClient.Body? {
+        if let data = request.httpBody { return .byteBuffer(ByteBuffer(bytes: data)) }
+        if let stream = request.httpBodyStream { return .byteBuffer(ByteBuffer(bytes: try FileChunks.readAll(stream))) }
         guard let file else { return nil }
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-        return .stream(FileChunks(url: file), length: .known(Int64(size)))
+        let eventLoop = client.eventLoopGroup.next()
+        return .stream(contentLength: Int64(size)) { writer in
+            FileChunks(url: file).write(to: writer, on: eventLoop)
+        }
     }
 }

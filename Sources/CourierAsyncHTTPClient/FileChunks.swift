@@ -1,32 +1,52 @@
+import AsyncHTTPClient
 import Foundation
 import NIOCore
 
 /// A file read in 1 MiB chunks as it is sent, so a large upload never sits in memory whole.
-struct FileChunks: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-
+///
+/// Each chunk is read on a Dispatch queue once the client has taken the one before: the event loops never wait for
+/// the disk, and nothing runs on Swift concurrency's threads.
+struct FileChunks: Sendable {
     let url: URL
     static let chunkSize = 1 << 20
 
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FileHandle?
-        let openError: Error?
-
-        mutating func next() async throws -> ByteBuffer? {
-            if let openError { throw openError }
-            guard let data = try handle?.read(upToCount: FileChunks.chunkSize), !data.isEmpty else {
-                try handle?.close()
-                return nil
-            }
-            return ByteBuffer(bytes: data)
+    /// Writes the whole file to `writer`; the future fails with the first read or write error.
+    func write(to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        let written = eventLoop.makePromise(of: Void.self)
+        do {
+            Self.writeChunk(from: try FileHandle(forReadingFrom: url), to: writer, completing: written)
+        } catch {
+            written.fail(error)
         }
+        return written.futureResult
     }
 
-    func makeAsyncIterator() -> AsyncIterator {
-        do {
-            return AsyncIterator(handle: try FileHandle(forReadingFrom: url), openError: nil)
-        } catch {
-            return AsyncIterator(handle: nil, openError: error)
+    private static func writeChunk(
+        from file: FileHandle,
+        to writer: HTTPClient.Body.StreamWriter,
+        completing written: EventLoopPromise<Void>
+    ) {
+        DispatchQueue.global().async {
+            let chunk: Data
+            do {
+                chunk = try file.read(upToCount: chunkSize) ?? Data()
+            } catch {
+                try? file.close()
+                return written.fail(error)
+            }
+            guard !chunk.isEmpty else {
+                try? file.close()
+                return written.succeed()
+            }
+            writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).whenComplete { result in
+                switch result {
+                case .success:
+                    writeChunk(from: file, to: writer, completing: written)
+                case .failure(let error):
+                    try? file.close()
+                    written.fail(error)
+                }
+            }
         }
     }
 

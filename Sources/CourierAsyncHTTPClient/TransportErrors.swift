@@ -13,7 +13,9 @@ import FoundationNetworking
 enum TransportErrors {
     static func urlError(for error: Error, limit: Int) -> Error {
         if error is ResponseBodyTooLargeError || error is URLError { return error }
-        if error is NIOTooManyBytesError { return ResponseBodyTooLargeError(limit: limit) }
+        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
+            return ResponseBodyTooLargeError(limit: limit)
+        }
         if error is CancellationError { return URLError(.cancelled) }
         if let clientError = error as? HTTPClientError {
             switch clientError {
