@@ -49,6 +49,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             completionHandler(.cancel)
             stop(dataTask, because: ResponseBodyTooLargeError(limit: limit))
         } else {
+            // Room for the announced body at once: growing a large body by doubling would hold up to twice its size.
+            if response.expectedContentLength > 0 {
+                let announced = Int(response.expectedContentLength)
+                transfers.withLock { $0[dataTask.taskIdentifier]?.body.reserveCapacity(announced) }
+            }
             completionHandler(.allow)
         }
     }
