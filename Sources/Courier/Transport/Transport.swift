@@ -20,6 +20,11 @@ import FoundationNetworking
 ///   rest.
 ///
 /// A redirect to another origin must not carry `Authorization`, `Proxy-Authorization` or `Cookie`.
+///
+/// The exchange must not need Swift concurrency's threads to finish: ``ApiProvider/performRequestAndWait(on:decodeBodyTo:)``
+/// may be blocking all of them while it waits. A transport that does not get an `HTTPURLResponse` from Foundation
+/// answers with ``TransportResponse/init(url:statusCode:httpVersion:headerFields:body:)``, which makes one only if a
+/// plugin or the caller asks for it.
 public protocol Transport: Sendable {
     /// Starts `request`; `completion` runs exactly once, with the response and its whole body, or the error.
     /// - Returns: The action that cancels the request: `completion` gets `URLError(.cancelled)` at once, unless it
