@@ -15,7 +15,7 @@ import FoundationNetworking
         Exchange(
             request: URLRequest(url: url),
             data: body.map { Data($0.utf8) },
-            response: HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: nil)
+            head: ResponseHead(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])
         )
     }
 
@@ -84,7 +84,7 @@ import FoundationNetworking
 
     @Test func nonHttpResponseIsUnexpected() {
         let response = URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
-        let result = decode(Exchange(data: Data(), response: response), as: Todo.self)
+        let result = decode(Exchange(data: Data(), head: ResponseHead(response)), as: Todo.self)
         #expect(result == .failure(.unexpectedResponseType(response: response)))
     }
 }

@@ -22,10 +22,6 @@ struct Exchange: Sendable {
         self.head = head
         self.error = error
     }
-
-    init(request: URLRequest? = nil, data: Data? = nil, response: URLResponse?, error: Error? = nil) {
-        self.init(request: request, data: data, head: response.map(ResponseHead.init), error: error)
-    }
 }
 
 /// Why a request could not be built; the pipeline reports it as ``ApiError/invalidRequest(reason:)``.

@@ -60,9 +60,6 @@ public struct TransportResponse: Sendable {
     /// The body, after any decompression the transport does.
     public let body: Data
 
-    /// The HTTP status code.
-    public var statusCode: Int { head.statusCode ?? 0 }
-
     /// The response, with its status and headers; one made from parts is made on first use (and `nil` only if
     /// Foundation refuses those parts).
     public var response: HTTPURLResponse? { head.response as? HTTPURLResponse }
