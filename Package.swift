@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "TodoExample", targets: ["TodoExample"]),
+        .executable(name: "GitHubExample", targets: ["GitHubExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -16,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "Courier", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -58,6 +60,8 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "GitHubExample",
+                "TodoExample",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -65,6 +69,30 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .executableTarget(
+            name: "GitHubExample",
+            dependencies: ["Courier", "CourierTestServer"],
+            path: "Examples/GitHubExample"
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["Courier", "CourierTestServer", "GitHubExample", "TodoExample"],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                "GitHubExample",
+                "TodoExample",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // Every snippet of the README and the DocC articles is compiled here: a warning would be one in the docs.
+            swiftSettings: [.treatAllWarnings(as: .error)]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 
-/// Runs every measurement and prints the tables the README shows, each figure next to its baseline and target.
+/// Runs every measurement and prints the tables Benchmarks/README.md shows, each figure next to its baseline and target.
 enum Report {
     static func run(flightDuration: Duration) async throws {
         print("# Courier benchmarks\n")

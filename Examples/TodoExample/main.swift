@@ -1,54 +1,8 @@
-// A to-do API declared as an enum and called through each of Courier's doors, against a loopback server that
-// this example starts itself. Run it with `swift run TodoExample`.
+// The README's to-do API (TodoApi.swift, Todo.swift) called through each of Courier's doors, against a loopback
+// server that this example starts itself. Run it with `swift run TodoExample`.
 import Courier
 import CourierTestServer
 import Foundation
-
-struct Todo: Codable, Sendable {
-    var id: Int?
-    var title: String
-    var done: Bool?
-}
-
-struct TodoError: Decodable, Sendable {
-    let code: Int
-    let message: String
-}
-
-enum TodoApi {
-    case list(page: Int)
-    case show(id: Int)
-    case create(Todo)
-    case delete(id: Int)
-}
-
-extension TodoApi: Endpoint {
-    typealias ClientErrorType = TodoError
-
-    var baseUrl: URL { URL(string: "https://api.example.com/v1")! }
-
-    var subpath: String {
-        switch self {
-        case .list, .create: "todos"
-        case .show(let id), .delete(let id): "todos/\(id)"
-        }
-    }
-
-    var method: HttpMethod {
-        switch self {
-        case .list, .show: .get
-        case .create(let todo): .post(body: .json(todo))
-        case .delete: .delete
-        }
-    }
-
-    var queryParameters: [String: QueryParameterValue] {
-        switch self {
-        case .list(let page): ["page": .int(page)]
-        default: [:]
-        }
-    }
-}
 
 let server = try await TestServer.start()
 // The endpoints name the production URL; the provider points them at the local server instead.
@@ -72,7 +26,8 @@ print("  deleted: \(deleted)")
 
 // a 4xx answer, with the server's error body decoded
 if case .failure(let error) = await provider.response(on: .show(id: 999), decodeBodyTo: Todo.self) {
-    print("  \(error.localizedDescription)")
+    print("  for users: \(error.localizedDescription)")
+    print("  for developers: \(error)")
     if case .clientError(let statusCode, let clientError?) = error {
         print("  status \(statusCode), server says: \(clientError.message)")
     }

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// once on Linux, where it carries several times the requests per second of URLSession.
 ///
 /// The connection pool, connect timeout, redirects and decompression are the `HTTPClient`'s configuration; the
-/// transport adds what the ``Transport`` contract asks: the endpoint's timeout from sending to the last byte, the
+/// transport adds what the `Transport` contract asks: the endpoint's timeout from sending to the last byte, the
 /// response size limit (at most 4 GiB, what the client's accumulator can hold), cancellation that answers at once,
 /// and URLSession's error codes for the same failures.
 /// AsyncHTTPClient drops `Authorization`, `Proxy-Authorization` and `Cookie` on a redirect to another origin.
@@ -24,7 +24,7 @@ import FoundationNetworking
 /// try await client.shutdown()
 /// ```
 public final class AsyncHTTPClientTransport: Transport {
-    /// The client that carries the requests; whoever created it shuts it down (``HTTPClient/shared`` never needs
+    /// The client that carries the requests; whoever created it shuts it down (`HTTPClient.shared` never needs
     /// to be).
     public let client: HTTPClient
 
@@ -38,7 +38,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// Nothing here runs on Swift concurrency's threads: the client's future-based door answers from the event loop
     /// that read the response, and a file body is read on a Dispatch queue. A caller blocking every thread of that
-    /// pool (``ApiProvider/performRequestAndWait(on:decodeBodyTo:)`` inside tasks) cannot starve its own request,
+    /// pool (`ApiProvider.performRequestAndWait(on:decodeBodyTo:)` inside tasks) cannot starve its own request,
     /// and no task is started and hopped to per request.
     public func send(
         _ request: URLRequest,

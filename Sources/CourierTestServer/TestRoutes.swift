@@ -58,6 +58,7 @@ enum TestRoutes {
             return response
         }
         TodoRoutes.add(to: router)
+        GitHubRoutes.add(to: router)
         SinkRoute.add(to: router)
         StreamingRoutes.add(to: router)
         ResilienceRoutes.add(to: router, state: state)

@@ -18,6 +18,8 @@ import Logging
 /// - `/gzip-zeros?count=N`: N zero bytes, gzip-compressed on the wire.
 /// - `/flaky/{key}`, `/protected`, `/hold/{id}`: failures on purpose (see `ResilienceRoutes`).
 /// - `/todos` (GET with `page`, POST), `/todos/{id}` (GET, DELETE): a tiny to-do API for examples.
+/// - `/zen`, `/users/{name}`, `/users/{name}/repos`, `/repos/{owner}/{repo}/issues`, `/gifs`: a GitHub-like API
+///   for the example ported from Moya (see `GitHubRoutes`).
 ///
 /// Every request, on any route, is recorded: ``receivedRequests()`` returns them in arrival order.
 public final class TestServer: Sendable {

@@ -2,6 +2,8 @@ import Courier
 import Foundation
 import XCTest
 
+@testable import TodoExample
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,7 +27,7 @@ final class HookStarvationXCTests: XCTestCase {
         let succeeded = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<(4 * cooperativeThreads) {
                 group.addTask {
-                    (try? provider.performRequestAndWait(on: .list, decodeBodyTo: [Todo].self).get()) != nil
+                    (try? provider.performRequestAndWait(on: .list(page: 1), decodeBodyTo: [Todo].self).get()) != nil
                 }
             }
             return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }

@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 
+@testable import TodoExample
+
 @testable import Courier
 
 /// The schedulers for running against mocks outside of virtual time.
@@ -43,7 +45,7 @@ import Testing
         let provider = ApiProvider<TodoApi>(mockingBehavior: MockingBehavior(delay: .milliseconds(30)))
         let clock = ContinuousClock()
         let started = clock.now
-        let result = await provider.response(on: .list, decodeBodyTo: [Todo].self)
+        let result = await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self)
         #expect(started.duration(to: clock.now) >= .milliseconds(30))
         #expect(result == .success([Todo(id: 1, title: "Buy milk")]))
     }

@@ -2,6 +2,8 @@ import CourierTestServer
 import Foundation
 import Testing
 
+@testable import TodoExample
+
 @testable import Courier
 
 #if canImport(FoundationNetworking)
@@ -53,7 +55,7 @@ struct NestedForm: Encodable, Sendable {
         try Data([0xFF, 0xD8]).write(to: photoUrl)
         try Data([0, 0, 0, 24]).write(to: videoUrl)
         defer { for file in [photoUrl, videoUrl] { try? FileManager.default.removeItem(at: file) } }
-        // Body kinds snippet: start
+        // snippet: body kinds
         let methods: [HttpMethod] = [
             .post(body: .json(todo)),  // the endpoint's encoder, application/json
             .post(body: .form(["q": "a b", "page": "2"])),  // application/x-www-form-urlencoded, in this order
@@ -63,7 +65,7 @@ struct NestedForm: Encodable, Sendable {
             .put(body: .data(bytes, contentType: "application/pdf")),  // raw bytes
             .post(body: bytes),  // Microya's spelling: raw bytes as application/json
         ]
-        // Body kinds snippet: end
+        // end snippet
         let contentTypes = try methods.map {
             try FreeEndpoint(method: $0).built().get().value(forHTTPHeaderField: "Content-Type") ?? ""
         }

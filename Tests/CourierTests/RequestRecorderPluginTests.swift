@@ -3,6 +3,8 @@ import CourierTestServer
 import Foundation
 import Testing
 
+@testable import TodoExample
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -38,14 +40,17 @@ import FoundationNetworking
             plugins: [recorder],
             mockingBehavior: MockingBehavior()
         )
-        let invalid = await provider.response(on: .list, decodeBodyTo: [Todo].self)
-        #expect(invalid.invalidRequestReason != nil)
+        let invalid = await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self)
+        guard case .failure(.invalidRequest) = invalid else {
+            Issue.record("expected invalidRequest, got \(invalid)")
+            return
+        }
         #expect(recorder.requests.isEmpty)
 
         let mockedProvider = ApiProvider<TodoApi>(plugins: [recorder], mockingBehavior: MockingBehavior())
         _ = await mockedProvider.response(on: .delete(id: 3))
-        _ = await mockedProvider.response(on: .list, decodeBodyTo: [Todo].self)
-        #expect(recorder.endpoints == [.delete(id: 3), .list])
+        _ = await mockedProvider.response(on: .list(page: 1), decodeBodyTo: [Todo].self)
+        #expect(recorder.endpoints.map { "\($0)" } == ["delete(id: 3)", "list(page: 1)"])
         #expect(recorder.requests.map { $0.urlRequest.httpMethod } == ["DELETE", "GET"])
 
         recorder.removeAll()

@@ -3,6 +3,8 @@ import CourierTestServer
 import Foundation
 import Testing
 
+@testable import TodoExample
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TodoExample
+
 @testable import Courier
 
 #if canImport(FoundationNetworking)

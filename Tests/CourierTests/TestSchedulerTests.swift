@@ -1,5 +1,7 @@
 import Testing
 
+@testable import TodoExample
+
 @testable import Courier
 
 /// Virtual time: work runs exactly when the clock reaches it, in order, and leftovers are reported.
@@ -143,7 +145,7 @@ import Testing
         async let created = provider.response(on: .create(Todo(title: "a")), decodeBodyTo: Todo.self)
         async let reloaded: ApiProvider<TodoApi>.TypedResult<[Todo]> = {
             _ = await provider.response(on: .delete(id: 1))
-            return await provider.response(on: .list, decodeBodyTo: [Todo].self)
+            return await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self)
         }()
         await scheduler.advance(by: .milliseconds(600))
         #expect(try await created.get() == Todo(title: "a"))

@@ -4,6 +4,8 @@ import CourierTestServer
 import Foundation
 import Testing
 
+@testable import TodoExample
+
 @testable import Courier
 
 #if canImport(FoundationNetworking)
@@ -195,22 +197,25 @@ import FoundationNetworking
                 return "fresh"
             }
             try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl, plugins: [plugin]) { provider in
-                let succeeded = await withTaskGroup(of: Bool.self) { group in
+                let failures = await withTaskGroup(of: String?.self) { group in
                     for _ in 0..<100 {
                         group.addTask {
-                            (try? await provider.rawDataResponse(on: .protected(accept: "fresh")).get()) != nil
+                            switch await provider.rawDataResponse(on: .protected(accept: "fresh")) {
+                            case .success: nil
+                            case .failure(let error): String(describing: error)
+                            }
                         }
                     }
-                    return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+                    return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
                 }
-                #expect(succeeded == 100)
+                #expect(failures.isEmpty, "\(failures.count) of 100 failed, first: \(failures.first ?? "")")
                 #expect(refreshes.withLock { $0 } == 1)
             }
         }
     }
 
     @Test func theReadmesTransportSetUpsCarryRequests() async throws {
-        // README transports snippet: start
+        // snippet: transports
         let shared = ApiProvider<TodoApi>(transport: AsyncHTTPClientTransport(client: .shared))
 
         // Your own client, with its pool size and timeouts; whoever creates it shuts it down.
@@ -221,12 +226,12 @@ import FoundationNetworking
 
         // More connections per host for URLSession.
         let wide = ApiProvider<TodoApi>(transport: URLSessionTransport(maximumConnectionsPerHost: 16))
-        // README transports snippet: end
+        // end snippet
         try await TestServer.withServer { server in
             for provider in [shared, busy, wide] {
                 let transport = try #require(provider.transport)
                 let onServer = ApiProvider<TodoApi>(baseUrl: server.baseUrl, transport: transport)
-                let todos = try await onServer.response(on: .list, decodeBodyTo: [Todo].self).get()
+                let todos = try await onServer.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
                 #expect(!todos.isEmpty)
             }
         }

@@ -6,18 +6,24 @@ import FoundationNetworking
 
 /// One remote API described as a type, usually an `enum` with a case per call.
 ///
-/// Only ``ClientErrorType``, ``baseUrl``, ``subpath`` and ``method`` must be given; everything else has a
-/// default: a plain `JSONEncoder`/`JSONDecoder`, no headers beyond `Accept: application/json` and the body's
-/// `Content-Type`, no query parameters, the session's timeout and cache policy, and no mocked response.
+/// Only ``ClientErrorType``, ``subpath`` and ``method`` must be given; everything else has a default: the
+/// provider's base URL, a plain `JSONEncoder`/`JSONDecoder`, no headers beyond `Accept: application/json` and
+/// the body's `Content-Type`, no query parameters, the session's timeout and cache policy, and no mocked response.
+///
+/// The server is named either by the provider (`ApiProvider(baseUrl:)`, as in Microya 0.5 and later) or by the
+/// endpoint's own ``baseUrl`` (as in Microya 0.4); both kinds of declaration compile unchanged.
 ///
 /// Endpoints are `Sendable` because a provider hands them to plugins and transports on other threads.
 public protocol Endpoint: Sendable {
     /// The body the server sends with a 4xx answer, decoded into ``ApiError/clientError(statusCode:clientError:)``.
     associatedtype ClientErrorType: Decodable & Sendable
 
-    /// The URL that ``subpath`` is appended to, e.g. `https://api.example.com/v1`.
+    /// The URL that ``subpath`` is appended to, e.g. `https://api.example.com/v1`, for an endpoint that names its
+    /// server itself.
     ///
-    /// ``ApiProvider/init(baseUrl:plugins:sessionConfiguration:)`` can override it for all endpoints (staging, tests).
+    /// Optional: without it, the provider's ``ApiProvider/baseUrl`` names the server. When both are given, the
+    /// provider's wins (a staging server, a test server). When neither is, the request fails with
+    /// ``ApiError/invalidRequest(reason:)`` naming the endpoint, and nothing is sent.
     var baseUrl: URL { get }
 
     /// The path below ``baseUrl``, e.g. `"todos/3"`; Courier joins the two with exactly one slash and
@@ -68,7 +74,16 @@ public protocol Endpoint: Sendable {
 private let defaultDecoder = JSONDecoder()
 private let defaultEncoder = JSONEncoder()
 
+/// What an endpoint that names no server returns as its ``Endpoint/baseUrl``; never sent to.
+///
+/// `URL(string:)` cannot fail for this literal; the fallback only spares a force unwrap.
+let missingBaseUrl = URL(string: "courier:no-base-url") ?? URL(fileURLWithPath: "/courier-no-base-url")
+
 extension Endpoint {
+    /// None: the placeholder `courier:no-base-url`, which tells the provider to use its own
+    /// ``ApiProvider/baseUrl``. A request is never sent to it.
+    public var baseUrl: URL { missingBaseUrl }
+
     /// None beyond the defaults, `Accept: application/json` and the body's `Content-Type` (see ``HttpBody``).
     public var headers: [String: String] { [:] }
 
@@ -104,4 +119,9 @@ extension Endpoint {
 
     /// No mocked response.
     public var mockedResponse: MockedResponse? { nil }
+}
+
+extension Endpoint {
+    /// The type and case, e.g. `TodoApi.list(page: 1)`, as errors name an endpoint.
+    var nameForMessages: String { "\(Self.self).\(self)" }
 }

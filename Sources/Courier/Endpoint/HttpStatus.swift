@@ -11,6 +11,16 @@ public struct HttpStatus: Sendable, Hashable, Codable, ExpressibleByIntegerLiter
         self.code = code
     }
 
+    /// Creates a status from its numeric code, in Microya's spelling; the same as ``init(code:)``.
+    public init(statusCode: Int) {
+        self.init(code: statusCode)
+    }
+
+    /// A status for any code, in Microya's spelling of an unnamed one; the same as ``init(code:)``.
+    public static func custom(code: Int) -> HttpStatus {
+        HttpStatus(code: code)
+    }
+
     /// Creates a status from an integer literal.
     public init(integerLiteral value: Int) {
         self.init(code: value)

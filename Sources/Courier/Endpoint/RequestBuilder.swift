@@ -34,15 +34,17 @@ enum RequestBuilder {
         }
     }
 
+    /// - Parameter method: Sent instead of the endpoint's own ``Endpoint/method`` (a door that brings its own body).
     static func request<EndpointType: Endpoint>(
         for endpoint: EndpointType,
         baseUrl: URL?,
+        method: HttpMethod? = nil,
         purpose: Purpose = .sending,
         baseUrls: BaseUrlCache = BaseUrlCache()
     ) -> Result<Built, InvalidRequestError> {
         Result { () throws(InvalidRequestError) in
-            let base = try baseUrls.parsed(baseUrl ?? endpoint.baseUrl)
-            let method = endpoint.method
+            let base = try baseUrls.parsed(try chosenBaseUrl(provider: baseUrl, endpoint: endpoint))
+            let method = method ?? endpoint.method
             guard PercentEncoding.tokenCharacters.containsAll(method.name.utf8), !method.name.isEmpty else {
                 throw InvalidRequestError(reason: "the method \(quoted(method.name)) is not a valid HTTP method token")
             }
@@ -74,6 +76,19 @@ enum RequestBuilder {
             }
             return Built(request: request, bodyFile: encoded.file)
         }
+    }
+
+    /// The provider's base URL, else the endpoint's; refused when neither names a server.
+    private static func chosenBaseUrl(provider: URL?, endpoint: some Endpoint) throws(InvalidRequestError) -> URL {
+        if let provider { return provider }
+        let own = endpoint.baseUrl
+        guard own != missingBaseUrl else {
+            throw InvalidRequestError(
+                reason: "\(endpoint.nameForMessages) has no base URL; pass one to ApiProvider(baseUrl:) or "
+                    + "declare `baseUrl` on \(type(of: endpoint))"
+            )
+        }
+        return own
     }
 
     /// What `URLRequest(url:)` starts with; the session's own timeout applies as well.

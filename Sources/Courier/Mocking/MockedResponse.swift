@@ -23,6 +23,13 @@ public struct MockedResponse: Sendable, Hashable {
     /// `URLError(.cancelled)`.
     public var transportError: URLError?
 
+    /// The subpath of the endpoint the mock was made for (by ``Endpoint/mock(status:bodyJson:headers:)`` or
+    /// Microya's initializers), or `""`.
+    ///
+    /// Kept for code written for Microya, which built the mocked answer's URL from it; Courier's mocked answer has
+    /// the full URL of the request instead, query included.
+    public var subpath: String = ""
+
     /// The status code as a number.
     public var statusCode: Int { status.code }
 
@@ -47,6 +54,28 @@ public struct MockedResponse: Sendable, Hashable {
         headers: [String: String] = [:]
     ) throws {
         self.init(status: status, headers: headers, bodyData: try encoder.encode(bodyEncodable))
+    }
+
+    /// Creates a mocked answer whose body is the UTF-8 bytes of `bodyJson`, in Microya's spelling.
+    /// - Parameters:
+    ///   - subpath: Kept in ``subpath``; the answer's URL is the request's.
+    ///   - statusCode: The HTTP status code.
+    ///   - bodyJson: The body as JSON text, or `nil` for none.
+    ///   - headers: The response headers.
+    public init(subpath: String, statusCode: Int, bodyJson: String? = nil, headers: [String: String] = [:]) {
+        self.init(status: HttpStatus(code: statusCode), bodyJson: bodyJson, headers: headers)
+        self.subpath = subpath
+    }
+
+    /// Creates a mocked answer with `bodyData` as body, in Microya's spelling.
+    /// - Parameters:
+    ///   - subpath: Kept in ``subpath``; the answer's URL is the request's.
+    ///   - statusCode: The HTTP status code.
+    ///   - bodyData: The body.
+    ///   - headers: The response headers.
+    public init(subpath: String, statusCode: Int, bodyData: Data, headers: [String: String] = [:]) {
+        self.init(status: HttpStatus(code: statusCode), headers: headers, bodyData: bodyData)
+        self.subpath = subpath
     }
 
     /// A mocked request that fails without an answer, e.g. `URLError(.notConnectedToInternet)` to test offline

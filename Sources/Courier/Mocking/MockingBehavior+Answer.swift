@@ -57,8 +57,7 @@ extension MockingBehavior {
         endpoint: EndpointType
     ) -> Exchange {
         guard let mocked else {
-            let name = "\(EndpointType.self).\(endpoint)"
-            return Exchange(request: request, error: MissingMockedResponseError(endpoint: name))
+            return Exchange(request: request, error: MissingMockedResponseError(endpoint: endpoint.nameForMessages))
         }
         if let transportError = mocked.transportError {
             return Exchange(request: request, error: transportError)
@@ -79,7 +78,7 @@ extension MockingBehavior {
             httpVersion: "HTTP/1.1",
             headerFields: mocked.headers
         )
-        // URLSession delivers an empty body as empty data, not nil; plugins see the same for a mock.
-        return Exchange(request: request, data: mocked.bodyData ?? Data(), head: head)
+        // A mock without a body reaches the plugins as `nil`, as in Microya; decoding treats it as an empty body.
+        return Exchange(request: request, data: mocked.bodyData, head: head)
     }
 }

@@ -55,7 +55,7 @@ public struct MockingBehavior<EndpointType: Endpoint>: Sendable {
     /// answer "401 first, then 200".
     ///
     /// ```swift
-    /// MockingBehavior<AccountApi> { endpoint, request, callNumber in
+    /// let behavior = MockingBehavior<TodoApi> { endpoint, request, callNumber in
     ///     callNumber == 1 ? endpoint.mock(status: .unauthorized) : endpoint.mockedResponse
     /// }
     /// ```

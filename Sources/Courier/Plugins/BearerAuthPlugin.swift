@@ -12,7 +12,7 @@ import FoundationNetworking
 /// refreshed when the server answers 401, use ``TokenRefreshPlugin`` instead.
 ///
 /// ```swift
-/// let provider = ApiProvider<TodoApi>(plugins: [BearerAuthPlugin { await session.accessToken }])
+/// let provider = ApiProvider<TodoApi>(plugins: [BearerAuthPlugin { await session.validAccessToken() }])
 /// ```
 public final class BearerAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     private let token: @Sendable () async throws -> String?

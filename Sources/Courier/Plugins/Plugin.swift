@@ -43,13 +43,13 @@ open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
     /// drops a value with CR or LF; set `allHTTPHeaderFields` to have such a value refused rather than dropped.)
     open func modifyRequest(_ request: inout URLRequest, endpoint: EndpointType) {}
 
-    /// Called once per request with the request as every plugin's ``modifyRequest(_:endpoint:)`` left it, before
-    /// the first ``prepare(_:endpoint:)``.
+    /// Called once per request with the request as every plugin's ``Plugin/modifyRequest(_:endpoint:)`` left it, before
+    /// the first ``Plugin/prepare(_:endpoint:)``.
     open func willPerformRequest(_ request: URLRequest, endpoint: EndpointType) {}
 
     /// Prepares each sending of the request: may await (e.g. a fresh token) and may fail the request by throwing.
     ///
-    /// Runs before the first sending and before every retry, on the request as ``modifyRequest(_:endpoint:)``
+    /// Runs before the first sending and before every retry, on the request as ``Plugin/modifyRequest(_:endpoint:)``
     /// left it plus the changes of the plugins before this one in this attempt. A thrown error ends the request
     /// with ``ApiError/pluginFailed(plugin:error:)``; so does a header this hook makes invalid. Cancelling the
     /// request while the hook awaits delivers ``ApiError/cancelled`` at once and cancels the task the hook runs in.

@@ -23,7 +23,7 @@ import FoundationNetworking
 /// endpoint with `appliesTo`), or it would wait for its own refresh.
 ///
 /// ```swift
-/// let auth = TokenRefreshPlugin<TodoApi>(token: storedToken) { rejectedToken in
+/// let auth = TokenRefreshPlugin<TodoApi>(token: session.accessToken) { rejectedToken in
 ///     try await session.refresh()  // returns the new access token
 /// }
 /// let provider = ApiProvider<TodoApi>(plugins: [auth])

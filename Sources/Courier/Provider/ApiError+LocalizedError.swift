@@ -4,8 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension ApiError: LocalizedError, CustomStringConvertible {
-    /// One sentence saying what went wrong, naming the status, URL or type involved.
+extension ApiError: LocalizedError {
+    /// One sentence for the people using the app, saying what went wrong and naming the status, URL or type
+    /// involved; `localizedDescription` returns it too. ``debugDescription`` names the case instead.
     public var errorDescription: String? {
         switch self {
         case .invalidRequest(let reason):
@@ -35,15 +36,13 @@ extension ApiError: LocalizedError, CustomStringConvertible {
             return "The response body was larger than the limit of \(limit) bytes and was not kept."
         case .pluginFailed(let plugin, let error):
             return "The plugin \(plugin) stopped the request: \(Self.describe(error))"
-        case .emptyMockedResponse(let endpoint) where endpoint.isEmpty:
-            return "The mocked provider has no mocked response for the endpoint."
         case .emptyMockedResponse(let endpoint):
-            return "The mocked provider has no mocked response for \(endpoint)."
+            return "The mocked provider has no mocked response for \(endpoint.isEmpty ? "the endpoint" : endpoint): "
+                + "return one from the closure given to MockingBehavior, or declare `mockedResponse` in the module "
+                + "where the endpoint type conforms to Endpoint (one declared in another module, such as a test "
+                + "target, is not used)."
         }
     }
-
-    /// The same sentence as ``errorDescription``.
-    public var description: String { errorDescription ?? "\(Self.self)" }
 
     private static func describe(_ error: Error) -> String {
         if let localized = error as? LocalizedError, let description = localized.errorDescription { return description }

@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// The one request pipeline that every entry point goes through.
 ///
-/// ``start(_:handle:transportDeliveryQueue:deliver:)`` builds and modifies the request, then runs its sendings:
+/// ``start(_:method:handle:transportDeliveryQueue:deliver:)`` builds and modifies the request, then runs its sendings:
 /// the plugins' `prepare`, the network or the mocks, the plugins' `process`, again while a plugin asks for a
 /// retry; it hands back the final ``Exchange``. ``finish(_:endpoint:)`` decodes it and runs the plugins'
 /// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not be
@@ -17,8 +17,10 @@ extension ApiProvider {
     ///   transport's own queue (only for `deliver` closures that never block). A request refused while it is built
     ///   is delivered on the calling thread, before `start` returns; a mocked answer is delivered where its
     ///   scheduler runs it (or at once, without a delay), unless a plugin's hook suspends on the way.
+    /// - Parameter method: Sent instead of the endpoint's own method, for a door that brings its own body.
     func start(
         _ endpoint: EndpointType,
+        method: HttpMethod? = nil,
         handle: CancellableRequest,
         transportDeliveryQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (Exchange) -> Void
@@ -30,7 +32,7 @@ extension ApiProvider {
         let built: RequestBuilder.Built
         // A mocked request never reaches a transport: its body stays in memory, where mocks and plugins can see it,
         // and no temporary file is written that nothing would read.
-        switch prepare(endpoint, purpose: mockingBehavior == nil ? .sending : .inspecting) {
+        switch prepare(endpoint, method: method, purpose: mockingBehavior == nil ? .sending : .inspecting) {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
             refusal.bodyFile?.removeIfTemporary()
@@ -62,9 +64,20 @@ extension ApiProvider {
 
     /// Builds the request for `endpoint` and lets every plugin modify it: what is sent, and what
     /// ``urlRequest(for:)`` shows. The header check runs again after the plugins.
-    func prepare(_ endpoint: EndpointType, purpose: RequestBuilder.Purpose) -> Result<RequestBuilder.Built, Refusal> {
+    func prepare(
+        _ endpoint: EndpointType,
+        method: HttpMethod? = nil,
+        purpose: RequestBuilder.Purpose
+    ) -> Result<RequestBuilder.Built, Refusal> {
         var built: RequestBuilder.Built
-        switch RequestBuilder.request(for: endpoint, baseUrl: baseUrl, purpose: purpose, baseUrls: baseUrls) {
+        let request = RequestBuilder.request(
+            for: endpoint,
+            baseUrl: baseUrl,
+            method: method,
+            purpose: purpose,
+            baseUrls: baseUrls
+        )
+        switch request {
         case .success(let success): built = success
         case .failure(let error): return .failure(Refusal(request: nil, error: error, bodyFile: nil))
         }
@@ -224,13 +237,13 @@ extension ApiProvider {
         return typedResult
     }
 
-    /// The async side of ``start(_:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task
+    /// The async side of ``start(_:method:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task
     /// cancels the request.
-    func exchange(for endpoint: EndpointType) async -> Exchange {
+    func exchange(for endpoint: EndpointType, method: HttpMethod? = nil) async -> Exchange {
         let handle = CancellableRequest()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                start(endpoint, handle: handle) { continuation.resume(returning: $0) }
+                start(endpoint, method: method, handle: handle) { continuation.resume(returning: $0) }
             }
         } onCancel: {
             handle.cancel()

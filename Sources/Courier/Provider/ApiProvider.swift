@@ -23,7 +23,15 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     public typealias URLSessionResult = (data: Data?, response: URLResponse?, error: Error?)
 
     /// The base URL used instead of each endpoint's own ``Endpoint/baseUrl``, or `nil` to use the endpoints'.
-    public let baseUrl: URL?
+    ///
+    /// Settable, as in Microya (e.g. to switch servers from a debug menu): requests started afterwards use the new
+    /// one; requests already on their way keep theirs.
+    public var baseUrl: URL? {
+        get { configuredBaseUrl.withLock { $0 } }
+        set { configuredBaseUrl.withLock { $0 = newValue } }
+    }
+
+    private let configuredBaseUrl: Locked<URL?>
 
     /// The plugins called for every request, in this order.
     public let plugins: [Plugin<EndpointType>]
@@ -98,7 +106,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     }
 
     private init(baseUrl: URL?, plugins: [Plugin<EndpointType>], carrier: Carrier) {
-        self.baseUrl = baseUrl
+        self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.carrier = carrier
     }

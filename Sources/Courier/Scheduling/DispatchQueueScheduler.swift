@@ -42,3 +42,11 @@ public struct DispatchQueueScheduler: Scheduler {
         return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 }
+
+extension DispatchQueue {
+    /// This queue as a real-time ``Scheduler``, in the spelling Microya's combine-schedulers used:
+    /// `MockingBehavior(scheduler: DispatchQueue.main.eraseToAnyScheduler())` keeps compiling.
+    public func eraseToAnyScheduler() -> DispatchQueueScheduler {
+        DispatchQueueScheduler(queue: self)
+    }
+}

@@ -10,7 +10,7 @@
 /// let provider = ApiProvider<TodoApi>(
 ///     mockingBehavior: MockingBehavior(delay: .milliseconds(300), scheduler: scheduler)
 /// )
-/// async let todos = provider.response(on: .list, decodeBodyTo: [Todo].self)
+/// async let todos = provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self)
 /// await scheduler.advance(by: .milliseconds(300))
 /// let loaded = await todos
 /// try scheduler.checkNoPendingWork()

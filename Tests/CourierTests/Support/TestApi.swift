@@ -97,3 +97,11 @@ extension Result where Failure == ApiError<TestError> {
         return reason
     }
 }
+
+extension Result where Failure: LocalizedError {
+    /// What the failure says about itself to users, or `nil` for a success.
+    var failureDescription: String? {
+        guard case .failure(let error) = self else { return nil }
+        return error.errorDescription
+    }
+}

@@ -22,7 +22,11 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .urlSession:
             return try await body(ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: URLSessionTransport()))
         case .asyncHTTPClient:
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            // AsyncHTTPClient fails a request that waits longer than its connect timeout (10 s by default) for a
+            // pooled connection; under the thread sanitizer a hundred requests at once can wait that long.
+            var configuration = HTTPClient.Configuration()
+            configuration.timeout.connect = .seconds(60)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let provider = ApiProvider(
                 baseUrl: baseUrl,
                 plugins: plugins,

@@ -2,6 +2,8 @@ import Courier
 import Foundation
 import Testing
 
+@testable import TodoExample
+
 /// A service tested the Swift Testing way, with a mocked provider swapped in.
 @Suite struct TodoServiceMockingTests {
     let scheduler = TestScheduler()
@@ -10,7 +12,7 @@ import Testing
         TodoService(provider: ApiProvider(mockingBehavior: MockingBehavior(delay: delay, scheduler: scheduler)))
     }
 
-    // DocC snippet: start
+    // snippet: Swift Testing service test
     @Test func loadsTodos() async throws {
         let scheduler = TestScheduler()
         let service = TodoService(
@@ -21,7 +23,7 @@ import Testing
         #expect(await todos == [Todo(id: 1, title: "Buy milk")])
         try scheduler.checkNoPendingWork()
     }
-    // DocC snippet: end
+    // end snippet
 
     @Test func addingEchoesTheCreatedTodo() async throws {
         async let added = service().add("Call mum")
@@ -60,11 +62,11 @@ import Testing
     }
 
     @Test func answersCanBeScriptedByCallNumber() async {
-        // Scripting snippet: start
+        // snippet: scripting
         let behavior = MockingBehavior<TodoApi> { endpoint, request, callNumber in
             callNumber == 1 ? endpoint.mock(status: .unauthorized) : endpoint.mockedResponse
         }
-        // Scripting snippet: end
+        // end snippet
         let provider = ApiProvider(mockingBehavior: behavior)
         #expect(
             await provider.response(on: .delete(id: 1)) == .failure(.clientError(statusCode: 401, clientError: nil))
@@ -76,16 +78,18 @@ import Testing
         let provider = ApiProvider<TodoApi>(
             mockingBehavior: MockingBehavior(delay: .milliseconds(300), scheduler: scheduler)
         )
-        // Wait door snippet: start
+        // snippet: wait door
         async let result = withCheckedContinuation { continuation in
             Thread.detachNewThread {  // a thread of its own: never block one of Swift concurrency's few threads
-                continuation.resume(returning: provider.performRequestAndWait(on: .list, decodeBodyTo: [Todo].self))
+                continuation.resume(
+                    returning: provider.performRequestAndWait(on: .list(page: 1), decodeBodyTo: [Todo].self)
+                )
             }
         }
         await scheduler.waitForPendingWork(count: 1)  // the blocked thread has sent its request
         await scheduler.advance(by: .milliseconds(300))  // … and now it gets its answer
         let loaded = await result
-        // Wait door snippet: end
+        // end snippet
         #expect(loaded == .success([Todo(id: 1, title: "Buy milk")]))
     }
 

@@ -1,7 +1,9 @@
 import Courier
 import XCTest
 
-// README snippet: start
+@testable import TodoExample
+
+// snippet: XCTest service test
 final class TodoServiceTests: XCTestCase {
     func testLoadsTodos() async {
         let scheduler = TestScheduler()
@@ -15,7 +17,7 @@ final class TodoServiceTests: XCTestCase {
         XCTAssertEqual(loaded.count, 1)  // no real waiting: the test takes milliseconds
     }
 }
-// README snippet: end
+// end snippet
 
 /// The same service tested the XCTest way, through more of its methods.
 final class TodoServiceMoreTests: XCTestCase {
@@ -47,8 +49,8 @@ final class TodoServiceMoreTests: XCTestCase {
         let result = await TodoService(provider: provider).loadTodosResult()
         XCTAssertEqual(result, .failure(.emptyMockedResponse))
         XCTAssertEqual(
-            result.failureDescription,
-            "The mocked provider has no mocked response for TodoApi.list."
+            "\(result)",
+            #"failure(ApiError.emptyMockedResponse(endpoint: "TodoApi.list(page: 1)"))"#
         )
     }
 
@@ -58,13 +60,5 @@ final class TodoServiceMoreTests: XCTestCase {
         )
         let result = await TodoService(provider: provider).loadTodosResult()
         XCTAssertEqual(result, .failure(.noResponseReceived(error: URLError(.notConnectedToInternet))))
-    }
-}
-
-extension Result where Failure: LocalizedError {
-    /// What the failure says about itself, or `nil` for a success.
-    var failureDescription: String? {
-        guard case .failure(let error) = self else { return nil }
-        return error.errorDescription
     }
 }
