@@ -196,7 +196,14 @@ import FoundationNetworking
                 try await Task.sleep(for: .milliseconds(20))
                 return "fresh"
             }
-            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl, plugins: [plugin]) { provider in
+            // AsyncHTTPClient fails a request that waits longer than its connect timeout for a pooled connection;
+            // under the thread sanitizer a hundred requests at once can wait longer than the default 10 s.
+            try await kind.withProvider(
+                TestApi.self,
+                baseUrl: server.baseUrl,
+                plugins: [plugin],
+                connectTimeoutSeconds: 60
+            ) { provider in
                 let failures = await withTaskGroup(of: String?.self) { group in
                     for _ in 0..<100 {
                         group.addTask {

@@ -16,16 +16,15 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         _ endpointType: EndpointType.Type = EndpointType.self,
         baseUrl: URL?,
         plugins: [Plugin<EndpointType>] = [],
+        connectTimeoutSeconds: Int64 = 10,
         _ body: (ApiProvider<EndpointType>) async throws -> Result
     ) async throws -> Result {
         switch self {
         case .urlSession:
             return try await body(ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: URLSessionTransport()))
         case .asyncHTTPClient:
-            // AsyncHTTPClient fails a request that waits longer than its connect timeout (10 s by default) for a
-            // pooled connection; under the thread sanitizer a hundred requests at once can wait that long.
             var configuration = HTTPClient.Configuration()
-            configuration.timeout.connect = .seconds(60)
+            configuration.timeout.connect = .seconds(connectTimeoutSeconds)
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let provider = ApiProvider(
                 baseUrl: baseUrl,
