@@ -1,12 +1,15 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
+
 let package = Package(
     name: "Courier",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "TodoExample", targets: ["TodoExample"]),
         .executable(name: "GitHubExample", targets: ["GitHubExample"]),
@@ -18,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .target(name: "Courier", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -29,6 +33,24 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "CourierCombine",
+            dependencies: [
+                "Courier",
+                // Apple platforms have Combine itself; OpenCombine is built only where Combine does not exist.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
+                .product(
+                    name: "OpenCombineDispatch",
+                    package: "OpenCombine",
+                    condition: .when(platforms: nonApplePlatforms)
+                ),
+                .product(
+                    name: "OpenCombineFoundation",
+                    package: "OpenCombine",
+                    condition: .when(platforms: nonApplePlatforms)
+                ),
             ]
         ),
         .target(
@@ -51,13 +73,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "TodoExample",
-            dependencies: ["Courier", "CourierTestServer"],
+            dependencies: ["Courier", "CourierCombine", "CourierTestServer"],
             path: "Examples/TodoExample"
         ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
                 "Courier",
+                "CourierCombine",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
                 "GitHubExample",

@@ -1,5 +1,5 @@
-// The README's to-do API (TodoApi.swift, Todo.swift) called through each of Courier's doors, against a loopback
-// server that this example starts itself. Run it with `swift run TodoExample`.
+// The README's to-do API (TodoApi.swift, Todo.swift) called through each of Courier's doors, Combine's included,
+// against a loopback server that this example starts itself. Run it with `swift run TodoExample`.
 import Courier
 import CourierTestServer
 import Foundation
@@ -48,5 +48,14 @@ let waited = await withCheckedContinuation { continuation in
     }
 }
 print("  wait door: \((try? waited.get())?.count ?? 0) to-dos on page 2")
+
+// Combine (the CourierCombine product): a publisher, and the raw door with CombineRequest's operators
+let model = TodoListModel(provider: provider)
+await withCheckedContinuation { continuation in model.load(page: 1) { continuation.resume() } }
+print("  publisher door: \(model.titles)")
+await withCheckedContinuation { continuation in model.open(id: 2) { continuation.resume() } }
+print("  operators: \(model.openedTodo?.title ?? "nothing")")
+await withCheckedContinuation { continuation in model.open(id: 999) { continuation.resume() } }
+print("  operators refused: \(model.errorMessage ?? "nothing")")
 
 await server.stop()

@@ -42,6 +42,22 @@ import FoundationNetworking
         }
     }
 
+    @Test func theMultipartTypeReplacesAContentTypeTheEndpointDeclaresForItsJsonBodies() async throws {
+        try await TestServer.withServer { server in
+            // TestApi declares `Content-Type: application/json`, as many Microya endpoints do for every case.
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)
+            let received = try await provider.multipartPublisher(
+                media: [MultipartMediaModel(withData: Data([0, 1]), forKey: "blob")],
+                params: nil,
+                on: .echo(path: "upload"),
+                decodeBodyTo: ReceivedRequest.self
+            ).get()
+            #expect(received.headerValues("Content-Type").count == 1)
+            #expect(received.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(try #require(received.multipartParts).map(\.name) == ["blob"])
+        }
+    }
+
     @Test func anUnreadableFileFailsTheRequestAndNothingIsSent() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<MicroyaStyleApi>(baseUrl: server.baseUrl)

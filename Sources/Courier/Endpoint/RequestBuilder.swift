@@ -44,6 +44,7 @@ enum RequestBuilder {
     ) -> Result<Built, InvalidRequestError> {
         Result { () throws(InvalidRequestError) in
             let base = try baseUrls.parsed(try chosenBaseUrl(provider: baseUrl, endpoint: endpoint))
+            let bringsOwnBody = method != nil
             let method = method ?? endpoint.method
             guard PercentEncoding.tokenCharacters.containsAll(method.name.utf8), !method.name.isEmpty else {
                 throw InvalidRequestError(reason: "the method \(quoted(method.name)) is not a valid HTTP method token")
@@ -69,7 +70,13 @@ enum RequestBuilder {
                 if let data = encoded.data { request.httpBody = data }
                 if let stream = encoded.stream { request.httpBodyStream = stream }
                 try validateHeader(name: "Content-Type", value: encoded.contentType)
-                request.allHTTPHeaderFields = try headerFields(endpoint.headers, contentType: encoded.contentType)
+                // A door that brings its own body (multipart) sends that body's type, e.g. with its boundary,
+                // whatever `Content-Type` the endpoint declares for its own bodies, as Microya does.
+                request.allHTTPHeaderFields = try headerFields(
+                    endpoint.headers,
+                    contentType: encoded.contentType,
+                    contentTypeWins: bringsOwnBody
+                )
             } catch {
                 encoded.file?.removeIfTemporary()
                 throw error
@@ -102,7 +109,8 @@ enum RequestBuilder {
     /// case-insensitive search costs more than the rest of building the request.
     private static func headerFields(
         _ headers: [String: String],
-        contentType: String?
+        contentType: String?,
+        contentTypeWins: Bool = false
     ) throws(InvalidRequestError) -> [String: String] {
         var fields = ["Accept": "application/json"]
         if let contentType { fields["Content-Type"] = contentType }
@@ -120,7 +128,9 @@ enum RequestBuilder {
             try validateHeader(name: name, value: value)
             switch lowercased {
             case "accept": fields["Accept"] = nil
-            case "content-type": fields["Content-Type"] = nil
+            case "content-type":
+                if contentTypeWins { continue }
+                fields["Content-Type"] = nil
             default: break
             }
             fields[name] = value

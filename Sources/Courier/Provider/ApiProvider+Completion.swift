@@ -18,14 +18,7 @@ extension ApiProvider {
         decodeBodyTo: ResultType.Type,
         completion: @escaping @Sendable (TypedResult<ResultType>) -> Void
     ) -> CancellableRequest {
-        let handle = CancellableRequest()
-        // Off the transport's queue: the caller's code may block (e.g. wait for another request), which must not
-        // hold up the deliveries of other requests.
-        start(endpoint, handle: handle, transportDeliveryQueue: .global()) { exchange in
-            let result: TypedResult<ResultType> = self.finish(exchange, endpoint: endpoint)
-            completion(result)
-        }
-        return handle
+        performRequest(on: endpoint, method: nil, decodeBodyTo: decodeBodyTo, completion: completion)
     }
 
     /// Sends the request for an endpoint whose answer has no body of interest; success is ``EmptyBodyResponse``.
