@@ -9,13 +9,15 @@ import OpenCombine
 
 /// A publisher that sends one request through a provider's pipeline for each subscription, once the subscriber
 /// asks for a value; created and never subscribed to, it sends nothing.
-struct RequestPublisher<Output, Failure: Error>: Publisher {
+struct RequestPublisher<Output: SendableMetatype, Failure: Error>: Publisher {
     /// Starts the request and reports its outcome once; returns the handle that cancels it.
     let begin: @Sendable (_ deliver: @escaping @Sendable (Result<Output, Failure>) -> Void) -> CancellableRequest
 
     func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        subscriber.receive(subscription: RequestSubscription(subscriber: subscriber, begin: begin))
+        // Type-erased: the subscription's closures cross threads, and a subscriber's own type need not be sendable.
+        let subscription = RequestSubscription(subscriber: AnySubscriber(subscriber), begin: begin)
+        subscriber.receive(subscription: subscription)
     }
 }
 
@@ -24,7 +26,9 @@ struct RequestPublisher<Output, Failure: Error>: Publisher {
 /// `@unchecked Sendable`: the pipeline delivers on another thread than the one that subscribed or cancels; every
 /// field is read and written under `lock`, and the subscriber is called outside it, once, by whichever of
 /// delivery and cancel takes it out of `state` first.
-final class RequestSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class RequestSubscription<Output: SendableMetatype, Failure: Error>: Subscription, @unchecked Sendable {
+    typealias Downstream = AnySubscriber<Output, Failure>
+
     private enum State {
         case waitingForDemand(Downstream)
         /// The handle is `nil` while the pipeline is being started.
@@ -35,13 +39,12 @@ final class RequestSubscription<Downstream: Subscriber>: Subscription, @unchecke
 
     private let lock = NSLock()
     private var state: State
-    private let begin:
-        @Sendable (@escaping @Sendable (Result<Downstream.Input, Downstream.Failure>) -> Void) -> CancellableRequest
+    private let begin: @Sendable (@escaping @Sendable (Result<Output, Failure>) -> Void) -> CancellableRequest
 
     init(
         subscriber: Downstream,
         begin:
-            @escaping @Sendable (@escaping @Sendable (Result<Downstream.Input, Downstream.Failure>) -> Void) ->
+            @escaping @Sendable (@escaping @Sendable (Result<Output, Failure>) -> Void) ->
             CancellableRequest
     ) {
         self.state = .waitingForDemand(subscriber)
@@ -87,7 +90,7 @@ final class RequestSubscription<Downstream: Subscriber>: Subscription, @unchecke
         handle?.cancel()
     }
 
-    private func deliver(_ result: Result<Downstream.Input, Downstream.Failure>) {
+    private func deliver(_ result: Result<Output, Failure>) {
         let downstream: Downstream? = lock.withLock {
             guard case .running(let downstream, _) = state else { return nil }
             state = .finished
