@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 #if canImport(Combine)
@@ -58,12 +59,12 @@ extension Publisher where Output == DataResponseTuple {
 /// The comparison behind `hasContentType(_:)`.
 enum ContentTypeMatch {
     static func matches(_ contentType: String, expected: String) -> Bool {
-        let actual = parts(of: contentType)
-        let wanted = parts(of: expected)
-        guard actual.mediaType == wanted.mediaType else { return false }
+        guard MediaType.essence(of: contentType) == MediaType.essence(of: expected) else { return false }
+        let sent = parameters(of: contentType)
+        let wanted = parameters(of: expected)
         // An expected charset must be the one sent; otherwise a charset is the only parameter allowed.
-        if wanted.parameters.isEmpty { return actual.parameters.allSatisfy { $0.name == "charset" } }
-        return actual.parameters == wanted.parameters
+        if wanted.isEmpty { return sent.allSatisfy { $0.name == "charset" } }
+        return sent == wanted
     }
 
     private struct Parameter: Equatable {
@@ -71,16 +72,16 @@ enum ContentTypeMatch {
         let value: String
     }
 
-    /// The media type and parameters, lowercased (charset values are case-insensitive too) and without quotes.
-    private static func parts(of value: String) -> (mediaType: String, parameters: [Parameter]) {
-        let pieces = value.split(separator: ";", omittingEmptySubsequences: false).map {
+    /// The parameters after the media type, lowercased (charset values are case-insensitive too) and unquoted.
+    private static func parameters(of value: String) -> [Parameter] {
+        value.split(separator: ";", omittingEmptySubsequences: false).dropFirst().map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
-        let parameters = pieces.dropFirst().filter { !$0.isEmpty }.map { piece in
+        .filter { !$0.isEmpty }
+        .map { piece in
             let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let value = pair.count > 1 ? pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
             return Parameter(name: pair.first ?? "", value: value)
         }
-        return (pieces.first ?? "", parameters)
     }
 }

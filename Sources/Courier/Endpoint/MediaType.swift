@@ -6,6 +6,13 @@ public enum MediaType {
         byExtension[fileExtension.lowercased()] ?? "application/octet-stream"
     }
 
+    /// `type/subtype` of a `Content-Type` value without its parameters, lowercased: `application/json` for
+    /// `Application/JSON; charset=utf-8`.
+    package static func essence(of mediaType: String) -> String {
+        let essence = mediaType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return essence.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     private static let byExtension: [String: String] = [
         "avif": "image/avif", "bmp": "image/bmp", "gif": "image/gif", "heic": "image/heic", "jpeg": "image/jpeg",
         "jpg": "image/jpeg", "png": "image/png", "svg": "image/svg+xml", "tif": "image/tiff", "tiff": "image/tiff",

@@ -41,7 +41,7 @@ public final class ValidationPlugin<EndpointType: Endpoint>: Plugin<EndpointType
         guard let expectedType = expected.contentType, contentType != nil || attempt.data?.isEmpty == false else {
             return .proceed
         }
-        guard let contentType, Self.essence(of: contentType) == Self.essence(of: expectedType) else {
+        guard let contentType, MediaType.essence(of: contentType) == MediaType.essence(of: expectedType) else {
             return .fail(
                 ResponseValidationError(
                     expected: "content type \(expectedType)",
@@ -50,12 +50,6 @@ public final class ValidationPlugin<EndpointType: Endpoint>: Plugin<EndpointType
             )
         }
         return .proceed
-    }
-
-    /// `type/subtype` without parameters, lowercased.
-    private static func essence(of mediaType: String) -> String {
-        let essence = mediaType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return essence.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// The codes as runs, e.g. `200…299, 304`.

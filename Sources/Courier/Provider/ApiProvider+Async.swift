@@ -32,8 +32,15 @@ extension ApiProvider {
         on endpoint: EndpointType,
         decodeBodyTo: ResultType.Type
     ) async -> ApiResponse<ResultType, EndpointType.ClientErrorType> {
-        let exchange = await exchange(for: endpoint)
-        return ApiResponse(
+        fullResponse(of: await exchange(for: endpoint), endpoint: endpoint)
+    }
+
+    /// The decoded result (plugins' `didPerformRequest` included) with the request, response and raw body.
+    func fullResponse<ResultType: Decodable>(
+        of exchange: Exchange,
+        endpoint: EndpointType
+    ) -> ApiResponse<ResultType, EndpointType.ClientErrorType> {
+        ApiResponse(
             result: finish(exchange, endpoint: endpoint),
             request: exchange.request,
             httpUrlResponse: exchange.response as? HTTPURLResponse,

@@ -35,14 +35,7 @@ extension ApiProvider {
     ) -> CancellableRequest {
         let handle = CancellableRequest()
         start(endpoint, handle: handle, transportDeliveryQueue: .global()) { exchange in
-            completion(
-                ApiResponse(
-                    result: self.finish(exchange, endpoint: endpoint),
-                    request: exchange.request,
-                    httpUrlResponse: exchange.response as? HTTPURLResponse,
-                    body: exchange.data
-                )
-            )
+            completion(self.fullResponse(of: exchange, endpoint: endpoint))
         }
         return handle
     }
