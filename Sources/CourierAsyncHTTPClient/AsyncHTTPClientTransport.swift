@@ -28,10 +28,27 @@ public final class AsyncHTTPClientTransport: Transport {
     /// to be).
     public let client: HTTPClient
 
-    /// Creates a transport over `client`, by default the process-wide shared one.
-    public init(client: HTTPClient = .shared) {
+    /// Creates a transport over Courier's process-wide client: AsyncHTTPClient's shared configuration
+    /// (`HTTPClient.shared`'s), except that the client makes no spans of its own, so that Courier's `TracingPlugin`
+    /// is the only one to trace the requests. It is never shut down.
+    public convenience init() {
+        self.init(client: Self.sharedClient)
+    }
+
+    /// Creates a transport over `client`; whoever created it shuts it down.
+    ///
+    /// A client whose configuration has a tracer (`HTTPClient.shared` has the one bootstrapped before its first use)
+    /// makes a span of its own for each sending, outside the request's trace: when Courier's `TracingPlugin` traces
+    /// the requests, set `configuration.tracing.tracer = nil`.
+    public init(client: HTTPClient) {
         self.client = client
     }
+
+    private static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.tracing.tracer = nil
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// Starts `request` on the client's event loops; `completion` runs once, on an event loop, a timer's queue or
     /// the cancelling thread.

@@ -112,4 +112,44 @@ import Testing
             #expect(body == "plain text… (20 bytes in all)")
         }
     }
+
+    @Test func theLinesOfConcurrentRequestsArePairedByTheirRequestId() async throws {
+        try await TestServer.withServer { server in
+            let capture = LogCapture()
+            let provider = ApiProvider<TestApi>(
+                baseUrl: server.baseUrl,
+                plugins: [LoggingPlugin(logger: capture.logger())]
+            )
+            await withTaskGroup(of: Void.self) { group in
+                for id in 0..<20 {
+                    group.addTask { _ = await provider.rawDataResponse(on: .echo(path: "item/\(id)")) }
+                }
+            }
+            let byRequest = Dictionary(grouping: capture.lines) { $0.metadata["requestId"] ?? "none" }
+            #expect(byRequest.count == 20)
+            #expect(byRequest["none"] == nil)
+            for lines in byRequest.values {
+                #expect(lines.map { String($0.message.prefix(1)) } == ["→", "←"])
+                // Both lines of a pair name the same request.
+                #expect(Set(lines.map { $0.metadata["url"] ?? "" }).count == 1)
+            }
+        }
+    }
+
+    @Test func aTracedRequestsLinesCarryItsTraceId() async throws {
+        try await TestServer.withServer { server in
+            let capture = LogCapture()
+            let tracer = W3CTracer()
+            let provider = ApiProvider<TestApi>(
+                baseUrl: server.baseUrl,
+                plugins: [TracingPlugin(tracer: tracer), LoggingPlugin(logger: capture.logger())]
+            )
+            _ = await provider.rawDataResponse(on: .echo())
+            let span = try #require(tracer.finishedSpans.first { $0.kind == .client })
+            #expect(capture.lines.count == 2)
+            #expect(capture.lines.allSatisfy { $0.metadata["traceId"] == span.traceID })
+            // The request line shows the header as sent: the tracing plugin comes first.
+            #expect(capture.lines.first?.metadata["headers"]?.contains(span.spanID) == true)
+        }
+    }
 }

@@ -163,6 +163,33 @@ import Testing
         }
     }
 
+    @Test func metricsAndTracingPlugins() async throws {
+        try await TestServer.withServer { server in
+            let token = "t0ken"
+            // snippet: MetricsPlugin doc
+            let provider = ApiProvider<TodoApi>(plugins: [MetricsPlugin()])
+            // end snippet
+            provider.baseUrl = server.baseUrl
+            let measured = try await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
+            #expect(measured.count == 3)
+            do {
+                // snippet: TracingPlugin doc
+                let provider = ApiProvider<TodoApi>(
+                    plugins: [
+                        BearerAuthPlugin { token },
+                        TracingPlugin(),
+                        LoggingPlugin(logger: Logger(label: "todo.api")),
+                    ]
+                )
+                // end snippet
+                provider.baseUrl = server.baseUrl
+                let traced = try await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
+                #expect(traced.count == 3)
+            }
+            #expect(await server.receivedRequests().last?.header("Authorization") == "Bearer t0ken")
+        }
+    }
+
     @Test func asyncHttpClientTransport() async throws {
         try await TestServer.withServer { server in
             // snippet: AsyncHTTPClientTransport doc

@@ -15,6 +15,8 @@ import FoundationNetworking
 ///   duration in milliseconds, body size, attempt number and headers.
 /// - `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` values, a URL's password, and whatever
 ///   ``LogRedaction`` names (headers, query parameters, JSON fields) are replaced by `REDACTED`.
+/// - Both lines carry the request's `requestId` as metadata, the same on every retry, so that the lines of
+///   concurrent requests can be paired, and its `traceId` when a ``TracingPlugin`` traces it.
 /// - Bodies are not logged unless ``Configuration/logsBodies`` is on; then they are cut after
 ///   ``Configuration/maximumBodyLength`` characters.
 ///
@@ -24,7 +26,7 @@ import FoundationNetworking
 ///     configuration: .init(redaction: LogRedaction(queryParameters: ["api_key"], jsonFields: ["password"]))
 /// )
 /// ```
-public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
     /// What is logged, and at which levels.
     public struct Configuration: Sendable {
         /// What is hidden.
@@ -68,6 +70,7 @@ public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
             "url": "\(url)",
             "headers": headerMetadata(request.allHTTPHeaderFields ?? [:]),
         ]
+        Self.addRequestIds(to: &metadata)
         if let bodySize { metadata["bodyBytes"] = "\(bodySize)" }
         if configuration.logsBodies, let body = request.httpBody {
             metadata["body"] = "\(redactedBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))"
@@ -88,6 +91,7 @@ public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
             "durationMs": "\(milliseconds)",
             "attempt": "\(attempt.number)",
         ]
+        Self.addRequestIds(to: &metadata)
         guard let response = attempt.response else {
             let reason = attempt.error.map { "\($0.localizedDescription)" } ?? "no response"
             metadata["error"] = "\(reason)"
@@ -114,6 +118,13 @@ public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         let line = "← \(status) \(method) \(url) in \(milliseconds) ms, \(Self.describeSize(bytes))"
         logger.log(level: level, "\(line)", metadata: metadata)
         return .proceed
+    }
+
+    /// The request's id, which pairs its lines, and its trace's id when a ``TracingPlugin`` traces it.
+    private static func addRequestIds(to metadata: inout Logger.Metadata) {
+        guard let observation = RequestObservation.current else { return }
+        metadata["requestId"] = "\(observation.id)"
+        if let traceId = observation.trace?.traceId { metadata["traceId"] = "\(traceId)" }
     }
 
     private func headerMetadata(_ headers: [String: String]) -> Logger.MetadataValue {

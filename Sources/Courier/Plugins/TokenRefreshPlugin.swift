@@ -91,7 +91,7 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
     override public func prepare(_ request: inout URLRequest, endpoint: EndpointType) async throws {
         guard appliesTo(endpoint), request.value(forHTTPHeaderField: "Authorization") == nil else { return }
         if let refreshing = state.withLock({ $0.refresh?.task }) {
-            _ = try await refreshing.value
+            _ = try await RequestObservation.waitingForTokenRefresh(refreshing)
         }
         let token: String? = state.withLock { state in
             guard let token = state.token else { return nil }
@@ -119,7 +119,7 @@ public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointTy
             return .fail(error)
         case .wait(let refresh):
             do {
-                _ = try await refresh.value
+                _ = try await RequestObservation.waitingForTokenRefresh(refresh)
                 return .retry()
             } catch {
                 return .fail(error)

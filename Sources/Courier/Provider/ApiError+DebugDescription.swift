@@ -59,7 +59,7 @@ extension ApiError: CustomStringConvertible, CustomDebugStringConvertible {
 
 extension URLError.Code {
     /// The names of the codes a request can end with, as Foundation spells them.
-    fileprivate static let names: [(code: URLError.Code, name: String)] = [
+    static let names: [(code: URLError.Code, name: String)] = [
         (.unknown, "unknown"),
         (.cancelled, "cancelled"),
         (.badURL, "badURL"),

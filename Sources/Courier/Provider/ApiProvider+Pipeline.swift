@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -41,15 +42,29 @@ extension ApiProvider {
         }
         // Plugins' hooks run off the transport's serial queue, so that a slow hook cannot hold up other requests.
         let deliveryQueue = transportDeliveryQueue ?? (plugins.isEmpty ? nil : .global())
+        // Only a provider with an observing plugin follows its requests: without one, nothing of this is made.
+        let observation =
+            observers.isEmpty
+            ? nil
+            : RequestObservation(
+                endpointName: endpoint.telemetryName,
+                request: built.request,
+                context: ServiceContext.current ?? .topLevel,
+                observers: observers
+            )
         let run = RequestRun(
             endpoint: endpoint,
             built: built,
             handle: handle,
             deliveryQueue: mockingBehavior == nil ? deliveryQueue : nil,
+            observation: observation,
             deliver: deliver
         )
-        for plugin in plugins {
-            plugin.willPerformRequest(built.request, endpoint: endpoint)
+        observation?.began()
+        observation.bound {
+            for plugin in plugins {
+                plugin.willPerformRequest(built.request, endpoint: endpoint)
+            }
         }
         attempt(1, of: run, mockClockAtStart: mockClockAtStart)
     }
@@ -101,17 +116,22 @@ extension ApiProvider {
         }
         let began = run.handle.step {
             let cancelHooks = HookTask.start { [self] in
-                var request = run.request
-                for plugin in plugins {
-                    do {
-                        try await plugin.prepare(&request, endpoint: run.endpoint)
-                        try RequestBuilder.validateHeaders(of: request)
-                    } catch {
-                        let failure = PluginFailure(by: plugin, error: error)
-                        return run.finish(Exchange(request: request, error: failure))
+                let prepared: URLRequest? = await run.observation.bound {
+                    var request = run.request
+                    for plugin in plugins {
+                        do {
+                            try await plugin.prepare(&request, endpoint: run.endpoint)
+                            try RequestBuilder.validateHeaders(of: request)
+                        } catch {
+                            let failure = PluginFailure(by: plugin, error: error)
+                            run.finish(Exchange(request: request, error: failure))
+                            return nil
+                        }
                     }
+                    return request
                 }
-                send(request, number: number, of: run, mockClockAtStart: mockClockAtStart)
+                guard let prepared else { return }
+                send(prepared, number: number, of: run, mockClockAtStart: mockClockAtStart)
             }
             return {
                 cancelHooks()
@@ -130,7 +150,10 @@ extension ApiProvider {
     ) {
         let sentAt = ContinuousClock.now
         // Only the plugins' `Attempt` reports times.
-        if !plugins.isEmpty { run.markSent(at: sentAt) }
+        if !plugins.isEmpty {
+            run.markSent(at: sentAt)
+            run.observation?.sendingStarted(number, at: sentAt)
+        }
         let judgeAnswer: @Sendable (Exchange) -> Void = { [self] exchange in
             judge(exchange, number: number, sentAt: sentAt, of: run)
         }
@@ -174,26 +197,34 @@ extension ApiProvider {
         sentAt: ContinuousClock.Instant,
         of run: RequestRun<EndpointType>
     ) {
+        run.observation?.sendingEnded(number, exchange: exchange)
         // A cancelled sending is the request's end; there is nothing for the plugins to judge.
         guard !plugins.isEmpty, !run.handle.isCancelled else { return run.finish(exchange) }
         let attempt = run.attempt(number, sent: exchange.request ?? run.request, at: sentAt, answer: exchange)
         let began = run.handle.step {
             let cancelHooks = HookTask.start { [self] in
-                // Last to first: the plugin nearest the network judges the answer first.
-                for plugin in plugins.reversed() {
-                    switch await plugin.process(attempt, endpoint: run.endpoint) {
-                    case .proceed:
-                        continue
-                    case .fail(let error):
-                        var failed = exchange
-                        failed.error = PluginFailure(by: plugin, error: error)
-                        return run.finish(failed)
-                    case .retry(let delay, let scheduler):
-                        run.noteRetry(requestedBy: plugin)
-                        return retry(number + 1, of: run, after: delay, on: scheduler)
+                let decision = await run.observation.bound { () async -> (AttemptDecision, AnyObject)? in
+                    // Last to first: the plugin nearest the network judges the answer first.
+                    for plugin in plugins.reversed() {
+                        let decision = await plugin.process(attempt, endpoint: run.endpoint)
+                        if case .proceed = decision { continue }
+                        return (decision, plugin)
                     }
+                    return nil
                 }
-                run.finish(exchange)
+                switch decision {
+                case nil, (.proceed, _)?:
+                    run.finish(exchange)
+                case (.fail(let error), let plugin)?:
+                    var failed = exchange
+                    failed.error = PluginFailure(by: plugin, error: error)
+                    run.finish(failed)
+                case (.retry(let delay, let scheduler), let plugin)?:
+                    run.noteRetry(requestedBy: plugin)
+                    let requester = PluginFailure.name(of: plugin)
+                    run.observation?.retryScheduled(requestedBy: requester, delay: delay)
+                    retry(number + 1, of: run, after: delay, on: scheduler, requestedBy: requester)
+                }
             }
             return {
                 cancelHooks()
@@ -207,13 +238,16 @@ extension ApiProvider {
         _ number: Int,
         of run: RequestRun<EndpointType>,
         after delay: Duration,
-        on scheduler: any Scheduler
+        on scheduler: any Scheduler,
+        requestedBy requester: String
     ) {
         guard delay > .zero else { return attempt(number, of: run) }
         let waitStarted = ContinuousClock.now
+        run.observation?.waitStarted(.retry(delay: delay, requestedBy: requester))
         let began = run.handle.step {
             let work = scheduler.schedule(after: delay) { [self] in
                 run.noteWait(real: waitStarted.duration(to: .now), scheduled: delay)
+                run.observation?.waitEnded()
                 attempt(number, of: run)
             }
             return {
@@ -231,9 +265,12 @@ extension ApiProvider {
         let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
         guard !plugins.isEmpty else { return typedResult }
         let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
-        for plugin in plugins {
-            plugin.didPerformRequest(urlSessionResult: urlSessionResult, typedResult: typedResult, endpoint: endpoint)
+        exchange.observation.bound {
+            for plugin in plugins {
+                plugin.didPerformRequest(urlSessionResult: urlSessionResult, typedResult: typedResult, endpoint: endpoint)
+            }
         }
+        exchange.observation?.ended(with: typedResult, exchange: exchange)
         return typedResult
     }
 

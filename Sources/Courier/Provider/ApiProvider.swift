@@ -36,6 +36,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// The plugins called for every request, in this order.
     public let plugins: [Plugin<EndpointType>]
 
+    /// The plugins that follow each request (metrics, tracing, logging); empty, the pipeline makes no observation.
+    let observers: [any RequestObserver]
+
     /// What answers the requests: the network, or the mocks.
     let carrier: Carrier
 
@@ -108,6 +111,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     private init(baseUrl: URL?, plugins: [Plugin<EndpointType>], carrier: Carrier) {
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
+        self.observers = plugins.compactMap { $0 as? any RequestObserver }
         self.carrier = carrier
     }
 }

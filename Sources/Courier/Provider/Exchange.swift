@@ -12,6 +12,8 @@ struct Exchange: Sendable {
     /// The status and headers; the `URLResponse` is made from them only when something asks for it.
     var head: ResponseHead?
     var error: Error?
+    /// The request's observation, when its provider has an observing plugin; set when the outcome is delivered.
+    var observation: RequestObservation?
 
     /// The response, made on first use.
     var response: URLResponse? { head?.response }
@@ -51,8 +53,13 @@ struct PluginFailure: Error {
 
     /// Names `plugin` by its type without generic arguments, e.g. `TokenRefreshPlugin`.
     init(by plugin: AnyObject, error: Error) {
-        let name = String(describing: type(of: plugin))
-        self.plugin = name.split(separator: "<", maxSplits: 1).first.map(String.init) ?? name
+        self.plugin = Self.name(of: plugin)
         self.error = error
+    }
+
+    /// A plugin's type name without generic arguments, e.g. `TokenRefreshPlugin`.
+    static func name(of plugin: AnyObject) -> String {
+        let name = String(describing: type(of: plugin))
+        return name.split(separator: "<", maxSplits: 1).first.map(String.init) ?? name
     }
 }

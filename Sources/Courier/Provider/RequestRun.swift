@@ -16,6 +16,9 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// the transport's own queue.
     let deliveryQueue: DispatchQueue?
 
+    /// What the provider's observing plugins follow of this request, or `nil` when it has none.
+    let observation: RequestObservation?
+
     private struct Progress {
         var delivered = false
         var firstSentAt: ContinuousClock.Instant?
@@ -32,8 +35,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         built: RequestBuilder.Built,
         handle: CancellableRequest,
         deliveryQueue: DispatchQueue?,
+        observation: RequestObservation?,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
+        self.observation = observation
         self.endpoint = endpoint
         self.request = built.request
         self.bodyFile = built.bodyFile
@@ -45,7 +50,8 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// Delivers the outcome, the first time only: a cancellation and a late answer may race to it. Once the request
     /// was cancelled, the outcome is the cancellation, whatever a hook interrupted by it made of it.
     func finish(_ exchange: Exchange) {
-        let exchange = handle.isCancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
+        var exchange = handle.isCancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
+        exchange.observation = observation
         let isFirst = progress.withLock { progress in
             defer { progress.delivered = true }
             return !progress.delivered

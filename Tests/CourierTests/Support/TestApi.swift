@@ -24,7 +24,7 @@ enum TestApi: Endpoint {
     case status(Int)
     case plain(Int)
     case empty(Int)
-    case slow(milliseconds: Int)
+    case slow(milliseconds: Int, timeout: Duration? = nil)
     case drop
     case challenge
     case redirect(to: String, status: Int = 302, headers: [String: String]? = nil)
@@ -67,7 +67,7 @@ enum TestApi: Endpoint {
     var queryParameters: [String: QueryParameterValue] {
         switch self {
         case .echo(_, _, let query, _): query
-        case .slow(let milliseconds): ["ms": .string(String(milliseconds))]
+        case .slow(let milliseconds, _): ["ms": .string(String(milliseconds))]
         case .redirect(let target, let status, _): ["to": .string(target), "status": .string(String(status))]
         case .setCookie(let name, let value): [name: .string(value)]
         case .flaky(_, let failures, let status, let retryAfter, _):
@@ -80,6 +80,11 @@ enum TestApi: Endpoint {
         case .gzipZeros(let count): ["count": .int(count)]
         default: [:]
         }
+    }
+
+    var timeout: Duration? {
+        guard case .slow(_, let timeout) = self else { return nil }
+        return timeout
     }
 
     var headers: [String: String] {

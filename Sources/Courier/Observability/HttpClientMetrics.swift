@@ -1,0 +1,23 @@
+/// The names ``MetricsPlugin`` reports under, and the buckets OpenTelemetry recommends for its duration histogram.
+public enum HttpClientMetrics {
+    /// OpenTelemetry's `http.client.request.duration`: a timer per sending, in seconds.
+    public static let requestDuration = "http.client.request.duration"
+    /// OpenTelemetry's `http.client.active_requests`: a meter of the requests under way.
+    public static let activeRequests = "http.client.active_requests"
+    /// A counter of the requests started.
+    public static let requests = "courier.client.requests"
+    /// A counter of the answers received, by `http.response.status_class` (`2xx` … `5xx`).
+    public static let responses = "courier.client.responses"
+    /// A counter of the requests that failed, by `courier.error.kind` (the ``ApiError`` case, e.g. `clientError`).
+    public static let errors = "courier.client.errors"
+    /// A counter of the resends, by `courier.retry.requested_by` (the plugin that asked, e.g. `RetryPlugin`).
+    public static let retries = "courier.client.retries"
+    /// The dimension that names the endpoint, by its ``Endpoint/telemetryName``.
+    public static let endpointDimension = "courier.endpoint"
+
+    /// OpenTelemetry's recommended bucket boundaries for `http.client.request.duration`, 5 ms to 10 s; a backend
+    /// that takes buckets per metric (swift-prometheus) is given these.
+    public static let durationBuckets: [Duration] = [
+        0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+    ].map { .seconds($0) }
+}

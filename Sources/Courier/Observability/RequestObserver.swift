@@ -1,0 +1,100 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Follows each request of a provider through the pipeline: the built-in ``MetricsPlugin`` and ``TracingPlugin``.
+///
+/// The pipeline reports every step here, from one place, whichever plugin decided it: the start, each sending and
+/// its answer (also one a plugin nearer the network retried before the observer's own `process` could see it),
+/// each wait before a retry, each wait for a token refresh, and the end with the typed outcome. A provider without
+/// an observing plugin makes no ``RequestObservation`` and calls nothing here.
+protocol RequestObserver: AnyObject, Sendable {
+    func requestStarted(_ observation: RequestObservation)
+    func sendingStarted(_ observation: RequestObservation, sending: Sending)
+    func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome)
+    func retryScheduled(_ observation: RequestObservation, requestedBy plugin: String, delay: Duration)
+    func waitStarted(_ observation: RequestObservation, wait: Wait)
+    func waitEnded(_ observation: RequestObservation, wait: Wait, error: (any Error)?)
+    func requestEnded(_ observation: RequestObservation, outcome: RequestOutcome)
+}
+
+extension RequestObserver {
+    func requestStarted(_ observation: RequestObservation) {}
+    func sendingStarted(_ observation: RequestObservation, sending: Sending) {}
+    func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {}
+    func retryScheduled(_ observation: RequestObservation, requestedBy plugin: String, delay: Duration) {}
+    func waitStarted(_ observation: RequestObservation, wait: Wait) {}
+    func waitEnded(_ observation: RequestObservation, wait: Wait, error: (any Error)?) {}
+    func requestEnded(_ observation: RequestObservation, outcome: RequestOutcome) {}
+}
+
+/// One sending of a request: the first, or a resend.
+struct Sending: Sendable {
+    /// 1 for the first sending.
+    let number: Int
+    let startedAt: ContinuousClock.Instant
+
+    /// OpenTelemetry's `http.request.resend_count`: 0 for the first sending.
+    var resendCount: Int { number - 1 }
+}
+
+/// What one sending brought back.
+struct SendingOutcome: Sendable {
+    /// The status, when an answer arrived.
+    let statusCode: Int?
+    /// Why no answer arrived (`nil` when one did).
+    let error: (any Error)?
+    let duration: Duration
+
+    init(exchange: Exchange, duration: Duration) {
+        self.statusCode = exchange.head?.statusCode
+        self.error = exchange.error
+        self.duration = duration
+    }
+
+    init(cancelledAfter duration: Duration) {
+        self.statusCode = nil
+        self.error = URLError(.cancelled)
+        self.duration = duration
+    }
+
+    /// OpenTelemetry's `error.type` for this sending: the status from 400 on, the transport's failure by name, or
+    /// `nil` for a success.
+    var errorType: String? {
+        if let error { return ErrorType.of(error) }
+        if let statusCode, statusCode >= 400 { return String(statusCode) }
+        return nil
+    }
+}
+
+/// A wait inside a request: before a retry, or for a fresh token.
+struct Wait: Sendable {
+    enum Kind: Sendable {
+        /// Before resending, as `requestedBy` (a plugin's type name) asked, for `delay` on its scheduler.
+        case retry(delay: Duration, requestedBy: String)
+        /// For the token refresh that the request needs before it can be sent or resent.
+        case tokenRefresh
+    }
+
+    let kind: Kind
+    let startedAt: ContinuousClock.Instant
+}
+
+/// How a request ended, as its caller got it.
+struct RequestOutcome: Sendable {
+    /// The last status received, if any.
+    let statusCode: Int?
+    /// The ``ApiError`` case the caller got (e.g. `clientError`), or `nil` on success.
+    let errorKind: String?
+    /// OpenTelemetry's `error.type`: the status from 400 on, the transport's failure by name, else ``errorKind``.
+    let errorType: String?
+    /// The underlying error, for a span's exception event.
+    let error: (any Error)?
+    /// The caller cancelled: not a failure of the server or the network.
+    let isCancelled: Bool
+    /// How many times the request was sent.
+    let sendings: Int
+    let duration: Duration
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Tracing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Traces every request through apple/swift-distributed-tracing, following OpenTelemetry's HTTP client conventions,
+/// and propagates the trace to the server.
+///
+/// - One span per request, of kind `client`, named `{method} {endpoint}` (e.g. `GET TodoApi.list`, from
+///   ``Endpoint/telemetryName``), a child of the caller's span (`ServiceContext.current` where the request starts).
+///   Its attributes: `http.request.method`, `url.full` (without credentials, query values hidden as
+///   ``LogRedaction`` and OpenTelemetry ask), `server.address`, `server.port`, `courier.endpoint`, and at the end
+///   `http.response.status_code`, `http.request.resend_count` (when sent more than once) and `error.type`.
+/// - Child spans for each sending (`send`, with `http.request.resend_count` and the status), each wait before a
+///   retry (`retry wait`) and each wait for a token refresh (`token refresh`).
+/// - A 4xx or 5xx answer, a transport failure or a body that does not decode marks the request's span as an error;
+///   a caller's cancellation does not.
+/// - The request span's context is injected into the headers of every sending with the tracer's propagation (e.g.
+///   `traceparent` with a W3C propagator) in ``Plugin/prepare(_:endpoint:)``: put the plugin after the ones that
+///   authenticate and before ``LoggingPlugin``, so that the log shows the header as sent.
+/// - Plugins' hooks run with the request span's context as `ServiceContext.current`, so that their own spans and a
+///   logger's metadata provider join the trace.
+///
+/// One tracing plugin per provider. Over AsyncHTTPClient, give the client no tracer of its own (Courier's
+/// `AsyncHTTPClientTransport()` does not), or it adds a second, unparented span per sending.
+///
+/// ```swift
+/// let provider = ApiProvider<TodoApi>(
+///     plugins: [
+///         BearerAuthPlugin { token },
+///         TracingPlugin(),
+///         LoggingPlugin(logger: Logger(label: "todo.api")),
+///     ]
+/// )
+/// ```
+public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
+    private let configuredTracer: (any Tracer)?
+    private let redaction: LogRedaction
+
+    /// Creates the plugin.
+    /// - Parameters:
+    ///   - tracer: Where spans go, e.g. an `InMemoryTracer` in tests; `nil` for the tracer that
+    ///     `InstrumentationSystem.bootstrap` installed, read for each request.
+    ///   - redaction: The query parameters whose values `url.full` hides, as the logging plugin hides them;
+    ///     OpenTelemetry's `AWSAccessKeyId`, `Signature`, `sig` and `X-Goog-Signature` are hidden in any case.
+    public init(tracer: (any Tracer)? = nil, redaction: LogRedaction = LogRedaction()) {
+        self.configuredTracer = tracer
+        var redaction = redaction
+        redaction.queryParameters.formUnion(["awsaccesskeyid", "signature", "sig", "x-goog-signature"])
+        self.redaction = redaction
+    }
+
+    private var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
+
+    override public func prepare(_ request: inout URLRequest, endpoint: EndpointType) async throws {
+        guard let trace = RequestObservation.current?.trace else { return }
+        tracer.inject(trace.span.context, into: &request, using: URLRequestInjector())
+    }
+
+    func requestStarted(_ observation: RequestObservation) {
+        let tracer = self.tracer
+        let attributes = HttpClientAttributes(observation.request)
+        let name = "\(attributes.method == "_OTHER" ? "HTTP" : attributes.method) \(observation.endpointName)"
+        let span = tracer.startSpan(name, context: observation.context, ofKind: .client)
+        span.updateAttributes { span in
+            span["http.request.method"] = attributes.method
+            span["http.request.method_original"] = attributes.originalMethod
+            span["url.full"] = redactedUrl(observation.request.url)
+            span["server.address"] = attributes.serverAddress
+            span["server.port"] = attributes.serverPort
+            span[HttpClientMetrics.endpointDimension] = observation.endpointName
+        }
+        var propagated: [String: String] = [:]
+        tracer.inject(span.context, into: &propagated, using: DictionaryInjector())
+        let ids = TraceParent(propagated["traceparent"])
+        observation.setTrace(RequestTrace(span: span, traceId: ids?.traceId, spanId: ids?.spanId))
+    }
+
+    func sendingStarted(_ observation: RequestObservation, sending: Sending) {
+        guard let parent = observation.trace else { return }
+        let span = tracer.startSpan("send", context: parent.span.context, ofKind: .internal)
+        span.attributes["http.request.resend_count"] = sending.resendCount > 0 ? sending.resendCount : nil
+        observation.setChildSpan(span, for: .sending)
+    }
+
+    func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {
+        guard let span = observation.takeChildSpan(for: .sending) else { return }
+        span.attributes["http.response.status_code"] = outcome.statusCode
+        if let errorType = outcome.errorType {
+            span.attributes["error.type"] = errorType
+            if errorType != "cancelled" { span.setStatus(SpanStatus(code: .error)) }
+        }
+        span.end()
+    }
+
+    func waitStarted(_ observation: RequestObservation, wait: Wait) {
+        guard let parent = observation.trace else { return }
+        let span: any Span
+        switch wait.kind {
+        case .retry(let delay, let requestedBy):
+            span = tracer.startSpan("retry wait", context: parent.span.context, ofKind: .internal)
+            span.attributes["courier.retry.delay_ms"] = Int(delay / .milliseconds(1))
+            span.attributes["courier.retry.requested_by"] = requestedBy
+        case .tokenRefresh:
+            span = tracer.startSpan("token refresh", context: parent.span.context, ofKind: .internal)
+        }
+        observation.setChildSpan(span, for: .wait)
+    }
+
+    func waitEnded(_ observation: RequestObservation, wait: Wait, error: (any Error)?) {
+        guard let span = observation.takeChildSpan(for: .wait) else { return }
+        if let error, (error as? URLError)?.code != .cancelled {
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+        }
+        span.end()
+    }
+
+    func requestEnded(_ observation: RequestObservation, outcome: RequestOutcome) {
+        guard let span = observation.trace?.span else { return }
+        span.updateAttributes { span in
+            span["http.response.status_code"] = outcome.statusCode
+            span["http.request.resend_count"] = outcome.sendings > 1 ? outcome.sendings - 1 : nil
+        }
+        if let errorType = outcome.errorType, !outcome.isCancelled {
+            span.attributes["error.type"] = errorType
+            if let error = outcome.error { span.recordError(error) }
+            span.setStatus(SpanStatus(code: .error))
+        }
+        span.end()
+    }
+
+    /// The URL without user or password, with hidden query values replaced.
+    private func redactedUrl(_ url: URL?) -> String {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return redaction.redacted(url: url)
+        }
+        if components.percentEncodedUser != nil { components.percentEncodedUser = LogRedaction.placeholder }
+        return redaction.redacted(url: components.url ?? url)
+    }
+}
+
+/// Writes the propagated trace context as request headers, replacing those of an earlier sending.
+struct URLRequestInjector: Injector {
+    func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
+        request.setValue(value, forHTTPHeaderField: key)
+    }
+}
+
+/// Collects the propagated trace context, to read the ids that the logs show.
+struct DictionaryInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) {
+        carrier[key.lowercased()] = value
+    }
+}
+
+/// The ids of a W3C `traceparent` header: `00-{32 hex trace id}-{16 hex span id}-{flags}`.
+struct TraceParent {
+    let traceId: String
+    let spanId: String
+
+    init?(_ header: String?) {
+        guard let fields = header?.split(separator: "-"), fields.count == 4, fields[1].count == 32,
+            fields[2].count == 16
+        else { return nil }
+        (traceId, spanId) = (String(fields[1]), String(fields[2]))
+    }
+}
