@@ -13,6 +13,7 @@ enum Report {
         let (server, port) = try Measure.startServer()
         defer { server.terminate() }
         let flights = try await loopback(port: port, duration: flightDuration)
+        try await observability(port: port, duration: flightDuration)
         try bigBody(port: port)
         try soak(port: port)
         print("\nRatios at a glance: \(flights)")

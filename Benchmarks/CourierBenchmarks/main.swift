@@ -18,6 +18,12 @@ case "mocked":
     // The mocked pipeline's table alone.
     try await Report.mocked()
 
+case "observability":
+    // observability: the metrics and tracing plugins on beside off, mocked and over both transports.
+    let (server, port) = try Measure.startServer()
+    defer { server.terminate() }
+    try await Report.observability(port: port, duration: flightDuration)
+
 case "flight":
     // flight <client number, 0-3> <port> <in flight>: one client of the loopback table alone, for profiling.
     let client = Loopback.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), 3)]

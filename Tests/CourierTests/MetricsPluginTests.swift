@@ -65,8 +65,10 @@ import Testing
 
             let shared = Self.shared(server, "TestApi.status")
             #expect(Self.durationCounts(metrics) == ["http.response.status_code=404 error.type=404": 1])
-            #expect(try metrics.expectCounter("courier.client.errors", shared + [("courier.error.kind", "clientError")])
-                .totalValue == 1)
+            #expect(
+                try metrics.expectCounter("courier.client.errors", shared + [("courier.error.kind", "clientError")])
+                    .totalValue == 1
+            )
             let fourHundreds = shared + [("http.response.status_class", "4xx")]
             #expect(try metrics.expectCounter("courier.client.responses", fourHundreds).totalValue == 1)
             #expect(try metrics.expectMeter("http.client.active_requests", shared).lastValue == 0)
@@ -180,8 +182,10 @@ import Testing
         ]
         #expect(Self.durationCounts(metrics) == ["http.response.status_code=404 error.type=404": 1])
         #expect(try metrics.expectCounter("courier.client.requests", shared).totalValue == 1)
-        #expect(try metrics.expectCounter("courier.client.errors", shared + [("courier.error.kind", "clientError")])
-            .totalValue == 1)
+        #expect(
+            try metrics.expectCounter("courier.client.errors", shared + [("courier.error.kind", "clientError")])
+                .totalValue == 1
+        )
     }
 
     @Test func twoHundredIdsOfOneEndpointAreOneSeries() async throws {

@@ -34,7 +34,9 @@ import Tracing
     }
 
     @Test(arguments: TransportKind.allCases)
-    func aSuccessIsAClientSpanWithOneSendingAndItsContextReachesTheServer(over transport: TransportKind)
+    func aSuccessIsAClientSpanWithOneSendingAndItsContextReachesTheServer(
+        over transport: TransportKind
+    )
         async throws
     {
         try await TestServer.withServer { server in

@@ -35,9 +35,17 @@ import Tracing
 
             let scraped = registry.emitToString()
             let labels = #"http_request_method="GET",server_address="127.0.0.1",server_port="\#(server.port)""#
-            #expect(scraped.contains(#"http_client_request_duration_count{\#(labels),courier_endpoint="TodoApi.list",http_response_status_code="200"} 3"#))
+            #expect(
+                scraped.contains(
+                    #"http_client_request_duration_count{\#(labels),courier_endpoint="TodoApi.list",http_response_status_code="200"} 3"#
+                )
+            )
             #expect(scraped.contains(#"courier_endpoint="TodoApi.list",http_response_status_code="200",le="0.005"}"#))
-            #expect(scraped.contains(#"courier_client_errors{\#(labels),courier_endpoint="TodoApi.show",courier_error_kind="clientError"} 1"#))
+            #expect(
+                scraped.contains(
+                    #"courier_client_errors{\#(labels),courier_endpoint="TodoApi.show",courier_error_kind="clientError"} 1"#
+                )
+            )
             #expect(scraped.contains(#"http_client_active_requests{\#(labels),courier_endpoint="TodoApi.list"} 0"#))
             #expect(!scraped.contains("page="))
         }
@@ -61,7 +69,11 @@ import Tracing
     @Test func aRequestInsideASpanIsItsChild() async throws {
         try await TestServer.withServer { server in
             let tracer = InMemoryTracer()
-            let todos = try await Self.tracedTodos(tracer: tracer, logger: Logger(label: "test"), server: server.baseUrl)
+            let todos = try await Self.tracedTodos(
+                tracer: tracer,
+                logger: Logger(label: "test"),
+                server: server.baseUrl
+            )
             #expect(!todos.isEmpty)
             let spans = tracer.finishedSpans
             let parent = try #require(spans.first { $0.operationName == "load todos" })

@@ -267,7 +267,11 @@ extension ApiProvider {
         let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
         exchange.observation.bound {
             for plugin in plugins {
-                plugin.didPerformRequest(urlSessionResult: urlSessionResult, typedResult: typedResult, endpoint: endpoint)
+                plugin.didPerformRequest(
+                    urlSessionResult: urlSessionResult,
+                    typedResult: typedResult,
+                    endpoint: endpoint
+                )
             }
         }
         exchange.observation?.ended(with: typedResult, exchange: exchange)

@@ -37,13 +37,21 @@ struct W3CTracer: Tracer {
 
     func forceFlush() {}
 
-    func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
+    func inject<Carrier, Inject: Injector>(
+        _ context: ServiceContext,
+        into carrier: inout Carrier,
+        using injector: Inject
+    )
     where Carrier == Inject.Carrier {
         guard let span = context.inMemorySpanContext else { return }
         injector.inject("00-\(span.traceID)-\(span.spanID)-01", forKey: "traceparent", into: &carrier)
     }
 
-    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
+    func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier,
+        into context: inout ServiceContext,
+        using extractor: Extract
+    )
     where Carrier == Extract.Carrier {}
 
     private static func randomHex(bytes: Int) -> String {
