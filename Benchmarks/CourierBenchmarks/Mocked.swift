@@ -76,6 +76,8 @@ enum Mocked {
             switch variant {
             case "baseline": try baseline(endpoint)
             case "completion": courierCompletion(endpoint)
+            case "observed": Observability.mockedCompletion(endpoint)
+            case "plugin": Observability.mockedCompletion(endpoint, observed: false)
             default: await courierAsync(endpoint)
             }
         }

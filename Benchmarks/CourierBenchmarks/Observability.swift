@@ -6,34 +6,52 @@ import Foundation
 import Tracing
 
 /// What `MetricsPlugin` and `TracingPlugin` cost, with backends that drop everything, beside the same provider
-/// without them: the cost is Courier's own, not a backend's.
+/// without them and with one plugin that does nothing: the cost is Courier's own, not a backend's, and the second
+/// column tells what any plugin costs (its hooks run as tasks) from what observing adds.
 enum Observability {
-    static func plugins<EndpointType: Endpoint>() -> [Plugin<EndpointType>] {
-        [MetricsPlugin(factory: NOOPMetricsHandler.instance), TracingPlugin(tracer: NoOpTracer())]
-    }
+    /// The plugins of each column.
+    enum Setup: CaseIterable {
+        case off
+        case emptyPlugin
+        case observed
 
-    static let mockedOn = ApiProvider<BenchApi>(
-        baseUrl: Mocked.baseUrl,
-        plugins: plugins(),
-        mockingBehavior: MockingBehavior()
-    )
-
-    /// One call through the completion door of a mocked provider with the observing plugins.
-    static func mockedCompletion(_ endpoint: BenchApi) {
-        mockedOn.performRequest(on: endpoint, decodeBodyTo: [Item].self) { result in
-            if case .success = result { Mocked.sink.succeeded += 1 }
+        func plugins<EndpointType: Endpoint>() -> [Plugin<EndpointType>] {
+            switch self {
+            case .off: []
+            case .emptyPlugin: [Plugin()]
+            case .observed: [MetricsPlugin(factory: NOOPMetricsHandler.instance), TracingPlugin(tracer: NoOpTracer())]
+            }
         }
     }
 
-    /// One request for `/items/1k` over `transport`, decoded, with or without the observing plugins.
+    static let mockedEmptyPlugin = ApiProvider<BenchApi>(
+        baseUrl: Mocked.baseUrl,
+        plugins: Setup.emptyPlugin.plugins(),
+        mockingBehavior: MockingBehavior()
+    )
+
+    static let mockedObserved = ApiProvider<BenchApi>(
+        baseUrl: Mocked.baseUrl,
+        plugins: Setup.observed.plugins(),
+        mockingBehavior: MockingBehavior()
+    )
+
+    /// One call through the completion door of a mocked provider with the observing plugins (or the empty one).
+    static func mockedCompletion(_ endpoint: BenchApi, observed: Bool = true) {
+        (observed ? mockedObserved : mockedEmptyPlugin).performRequest(on: endpoint, decodeBodyTo: [Item].self) {
+            if case .success = $0 { Mocked.sink.succeeded += 1 }
+        }
+    }
+
+    /// One request for `/items/1k` over `transport`, decoded, with the plugins of `setup`.
     static func request(
         over transport: any Transport,
         port: Int,
-        observed: Bool
+        setup: Setup
     ) -> @Sendable () async -> Bool {
         let provider = ApiProvider<BenchApi>(
             baseUrl: URL(string: "http://127.0.0.1:\(port)")!,
-            plugins: observed ? plugins() : [],
+            plugins: setup.plugins(),
             transport: transport
         )
         return {
@@ -45,14 +63,32 @@ enum Observability {
 extension Report {
     static func observability(port: Int, duration: Duration) async throws {
         print("## Metrics and tracing plugins on (no-op backends) beside off\n")
-        print("| pipeline | off | on | on / off |")
-        print("| --- | --- | --- | --- |")
+        print("| pipeline | off | one empty plugin | metrics + tracing | on / off | on / empty plugin |")
+        print("| --- | --- | --- | --- | --- | --- |")
         let endpoint = BenchApi.items(size: .oneKilobyte)
         let rates = try await Measure.opsPerSecond(
             iterations: 6_000,
-            [.sync { Mocked.courierCompletion(endpoint) }, .sync { Observability.mockedCompletion(endpoint) }]
+            [
+                .sync { Mocked.courierCompletion(endpoint) },
+                .sync { Observability.mockedCompletion(endpoint, observed: false) },
+                .sync { Observability.mockedCompletion(endpoint) },
+            ]
         )
-        print("| mocked, 1 KB, completion door | \(rate(rates[0])) | \(rate(rates[1])) | \(ratio(rates[1] / rates[0])) |")
+        print(
+            "| mocked, 1 KB, completion door | \(rate(rates[0])) | \(rate(rates[1])) | \(rate(rates[2])) | "
+                + "\(ratio(rates[2] / rates[0])) | \(ratio(rates[2] / rates[1])) |"
+        )
+
+        if let counter = try mallocCounter() {
+            let counts = try ["completion", "plugin", "observed"].map {
+                try allocationsPerOperation(counter: counter, variant: $0, size: "1k")
+            }
+            print(
+                "| heap allocations per mocked call, 1 KB | "
+                    + counts.map { String(format: "%.0f", $0) }.joined(separator: " | ")
+                    + String(format: " | +%.0f | +%.0f |", counts[2] - counts[0], counts[2] - counts[1])
+            )
+        }
 
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = httpClient.shutdown() }
@@ -61,36 +97,38 @@ extension Report {
         ]
         var cpuRows: [String] = []
         for (name, transport) in transports {
-            var offRates: [Double] = []
-            var onRates: [Double] = []
-            var ratios: [Double] = []
-            var cpu: (off: [Double], on: [Double]) = ([], [])
+            var passes: [[Observability.Setup: Measure.Flight]] = []
             for pass in 0..<loopbackPasses {
-                // Every other pass in reverse order: a slower stretch of the machine falls on both.
-                let order = pass.isMultiple(of: 2) ? [false, true] : [true, false]
-                var flights: [Bool: Measure.Flight] = [:]
-                for observed in order {
-                    let operation = Observability.request(over: transport, port: port, observed: observed)
-                    flights[observed] = await Measure.throughput(concurrency: 16, duration: duration, operation)
+                // Every other pass in reverse order: a slower stretch of the machine falls on every column.
+                let order =
+                    pass.isMultiple(of: 2) ? Observability.Setup.allCases : Observability.Setup.allCases.reversed()
+                var flights: [Observability.Setup: Measure.Flight] = [:]
+                for setup in order {
+                    let operation = Observability.request(over: transport, port: port, setup: setup)
+                    flights[setup] = await Measure.throughput(concurrency: 16, duration: duration, operation)
                 }
-                let (off, on) = (flights[false]?.rate ?? 0, flights[true]?.rate ?? 0)
-                offRates.append(off)
-                onRates.append(on)
-                ratios.append(on / max(off, 1))
-                cpu.off.append(flights[false]?.cpuMicrosecondsPerRequest ?? 0)
-                cpu.on.append(flights[true]?.cpuMicrosecondsPerRequest ?? 0)
+                passes.append(flights)
+            }
+            func rateOf(_ setup: Observability.Setup) -> Double { median(passes.map { $0[setup]?.rate ?? 0 }) }
+            func ratioOf(_ setup: Observability.Setup, to baseline: Observability.Setup) -> Double {
+                median(passes.map { ($0[setup]?.rate ?? 0) / max($0[baseline]?.rate ?? 0, 1) })
+            }
+            func cpuOf(_ setup: Observability.Setup) -> Double {
+                median(passes.map { $0[setup]?.cpuMicrosecondsPerRequest ?? 0 })
             }
             print(
-                "| over \(name), 16 in flight | \(rate(median(offRates))) | \(rate(median(onRates))) | "
-                    + "\(ratio(median(ratios))) |"
+                "| over \(name), 16 in flight | \(rate(rateOf(.off))) | \(rate(rateOf(.emptyPlugin))) | "
+                    + "\(rate(rateOf(.observed))) | \(ratio(ratioOf(.observed, to: .off))) | "
+                    + "\(ratio(ratioOf(.observed, to: .emptyPlugin))) |"
             )
             cpuRows.append(
-                "| over \(name) | " + String(format: "%.1f | %.1f |", median(cpu.off), median(cpu.on))
+                "| over \(name) | "
+                    + String(format: "%.1f | %.1f | %.1f |", cpuOf(.off), cpuOf(.emptyPlugin), cpuOf(.observed))
             )
         }
         print("\nCPU time of the client process per request at 16 in flight, µs (medians):\n")
-        print("| transport | off | on |")
-        print("| --- | --- | --- |")
+        print("| transport | off | one empty plugin | metrics + tracing |")
+        print("| --- | --- | --- | --- |")
         for row in cpuRows { print(row) }
         print("")
     }

@@ -35,7 +35,7 @@ case "flight":
     )
 
 case "count":
-    // count <baseline|completion|async> <tiny|1k> <iterations>
+    // count <baseline|completion|plugin|observed|async> <tiny|1k> <iterations>
     let endpoint: BenchApi = arguments[2] == "tiny" ? .tiny : .items(size: .oneKilobyte)
     try await Mocked.repeatVariant(arguments[1], endpoint: endpoint, count: Int(arguments[3]) ?? 1)
 

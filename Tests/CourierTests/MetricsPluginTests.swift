@@ -28,77 +28,70 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aSuccessIsOneSendingOfOneRequest(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let metrics = TestMetrics()
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [MetricsPlugin<TestApi>(factory: metrics)]
-            ) { await $0.rawDataResponse(on: .status(200)) }
-            #expect(throws: Never.self) { try result.get() }
+            let observed = try await transport.observe(server) { await $0.rawDataResponse(on: .status(200)) }
+            #expect(throws: Never.self) { try observed.result.get() }
 
             let shared = Self.shared(server, "TestApi.status")
-            #expect(try metrics.expectCounter("courier.client.requests", shared).totalValue == 1)
-            #expect(try metrics.expectMeter("http.client.active_requests", shared).values == [1, 0])
-            let timer = try metrics.expectTimer(
+            #expect(try observed.metrics.expectCounter("courier.client.requests", shared).totalValue == 1)
+            #expect(try observed.metrics.expectMeter("http.client.active_requests", shared).values == [1, 0])
+            let timer = try observed.metrics.expectTimer(
                 "http.client.request.duration",
                 shared + [("http.response.status_code", "200")]
             )
             #expect(timer.values.count == 1)
             #expect(timer.values.allSatisfy { $0 > 0 && $0 < 10_000_000_000 })
             #expect(timer.displayUnit == .seconds)
-            #expect(metrics.timers.count == 1)
+            #expect(observed.metrics.timers.count == 1)
             let twoHundreds = shared + [("http.response.status_class", "2xx")]
-            #expect(try metrics.expectCounter("courier.client.responses", twoHundreds).totalValue == 1)
-            #expect(metrics.counters(label: "courier.client.errors").isEmpty)
-            #expect(metrics.counters(label: "courier.client.retries").isEmpty)
+            #expect(try observed.metrics.expectCounter("courier.client.responses", twoHundreds).totalValue == 1)
+            #expect(observed.metrics.counters(label: "courier.client.errors").isEmpty)
+            #expect(observed.metrics.counters(label: "courier.client.retries").isEmpty)
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aNotFoundCountsAsAClientErrorWithItsStatusAsErrorType(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let metrics = TestMetrics()
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [MetricsPlugin<TestApi>(factory: metrics)]
-            ) { await $0.rawDataResponse(on: .status(404)) }
-            #expect(result.failure?.kind == "clientError")
+            let observed = try await transport.observe(server) { await $0.rawDataResponse(on: .status(404)) }
+            #expect(observed.result.failure?.kind == "clientError")
 
             let shared = Self.shared(server, "TestApi.status")
-            #expect(Self.durationCounts(metrics) == ["http.response.status_code=404 error.type=404": 1])
+            #expect(Self.durationCounts(observed.metrics) == ["http.response.status_code=404 error.type=404": 1])
             #expect(
-                try metrics.expectCounter("courier.client.errors", shared + [("courier.error.kind", "clientError")])
-                    .totalValue == 1
+                try observed.metrics.expectCounter(
+                    "courier.client.errors",
+                    shared + [("courier.error.kind", "clientError")]
+                )
+                .totalValue == 1
             )
             let fourHundreds = shared + [("http.response.status_class", "4xx")]
-            #expect(try metrics.expectCounter("courier.client.responses", fourHundreds).totalValue == 1)
-            #expect(try metrics.expectMeter("http.client.active_requests", shared).lastValue == 0)
+            #expect(try observed.metrics.expectCounter("courier.client.responses", fourHundreds).totalValue == 1)
+            #expect(try observed.metrics.expectMeter("http.client.active_requests", shared).lastValue == 0)
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func a503RetriedTwiceThenA200IsThreeSendingsAndTwoRetries(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let metrics = TestMetrics()
             let retry = RetryPlugin<TestApi>(
                 policy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), jitter: 0),
                 scheduler: ImmediateScheduler()
             )
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [retry, MetricsPlugin<TestApi>(factory: metrics)]
-            ) { await $0.rawDataResponse(on: .flaky(key: "metrics-\(transport)", failures: 2)) }
-            #expect(result == .success(Data(#"{"attempt":3}"#.utf8)))
+            let observed = try await transport.observe(server, plugins: [retry]) {
+                await $0.rawDataResponse(on: .flaky(key: "metrics-\(transport)", failures: 2))
+            }
+            #expect(observed.result == .success(Data(#"{"attempt":3}"#.utf8)))
 
             let shared = Self.shared(server, "TestApi.flaky")
             #expect(
-                Self.durationCounts(metrics) == [
+                Self.durationCounts(observed.metrics) == [
                     "http.response.status_code=503 error.type=503": 2, "http.response.status_code=200": 1,
                 ]
             )
-            #expect(try metrics.expectCounter("courier.client.requests", shared).totalValue == 1)
+            #expect(try observed.metrics.expectCounter("courier.client.requests", shared).totalValue == 1)
             let byRetry = shared + [("courier.retry.requested_by", "RetryPlugin")]
-            #expect(try metrics.expectCounter("courier.client.retries", byRetry).totalValue == 2)
-            #expect(metrics.counters(label: "courier.client.errors").isEmpty)
+            #expect(try observed.metrics.expectCounter("courier.client.retries", byRetry).totalValue == 2)
+            #expect(observed.metrics.counters(label: "courier.client.errors").isEmpty)
             #expect(await server.receivedRequests().count == 3)
         }
     }
@@ -106,64 +99,56 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aTokenRefreshIsARetryRequestedByTheRefreshPlugin(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let metrics = TestMetrics()
             let auth = TokenRefreshPlugin<TestApi>(token: "stale") { _ in "fresh" }
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [auth, MetricsPlugin<TestApi>(factory: metrics)]
-            ) { await $0.rawDataResponse(on: .protected(accept: "fresh")) }
-            #expect(throws: Never.self) { try result.get() }
+            let observed = try await transport.observe(server, plugins: [auth]) {
+                await $0.rawDataResponse(on: .protected(accept: "fresh"))
+            }
+            #expect(throws: Never.self) { try observed.result.get() }
 
             let shared = Self.shared(server, "TestApi.protected")
             #expect(
-                Self.durationCounts(metrics) == [
+                Self.durationCounts(observed.metrics) == [
                     "http.response.status_code=401 error.type=401": 1, "http.response.status_code=200": 1,
                 ]
             )
             let byRefresh = shared + [("courier.retry.requested_by", "TokenRefreshPlugin")]
-            #expect(try metrics.expectCounter("courier.client.retries", byRefresh).totalValue == 1)
+            #expect(try observed.metrics.expectCounter("courier.client.retries", byRefresh).totalValue == 1)
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aTimeoutIsReportedByName(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let metrics = TestMetrics()
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [MetricsPlugin<TestApi>(factory: metrics)]
-            ) { await $0.rawDataResponse(on: .slow(milliseconds: 5_000, timeout: .milliseconds(200))) }
-            #expect(result.failure?.kind == "noResponseReceived")
+            let observed = try await transport.observe(server) {
+                await $0.rawDataResponse(on: .slow(milliseconds: 5_000, timeout: .milliseconds(200)))
+            }
+            #expect(observed.result.failure?.kind == "noResponseReceived")
 
             let shared = Self.shared(server, "TestApi.slow")
-            #expect(Self.durationCounts(metrics) == ["error.type=timedOut": 1])
+            #expect(Self.durationCounts(observed.metrics) == ["error.type=timedOut": 1])
             let errors = shared + [("courier.error.kind", "noResponseReceived")]
-            #expect(try metrics.expectCounter("courier.client.errors", errors).totalValue == 1)
-            #expect(metrics.counters(label: "courier.client.responses").isEmpty)
-            #expect(try metrics.expectMeter("http.client.active_requests", shared).lastValue == 0)
+            #expect(try observed.metrics.expectCounter("courier.client.errors", errors).totalValue == 1)
+            #expect(observed.metrics.counters(label: "courier.client.responses").isEmpty)
+            #expect(try observed.metrics.expectMeter("http.client.active_requests", shared).lastValue == 0)
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aCancelledRequestEndsItsSendingAsCancelled(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let metrics = TestMetrics()
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [MetricsPlugin<TestApi>(factory: metrics)]
-            ) { provider in
+            let observed = try await transport.observe(server) { provider in
                 let task = Task { await provider.rawDataResponse(on: .slow(milliseconds: 60_000)) }
                 await server.waitForRequests()
                 task.cancel()
                 return await task.value
             }
-            #expect(result == .failure(.cancelled))
+            #expect(observed.result == .failure(.cancelled))
 
             let shared = Self.shared(server, "TestApi.slow")
-            #expect(Self.durationCounts(metrics) == ["error.type=cancelled": 1])
+            #expect(Self.durationCounts(observed.metrics) == ["error.type=cancelled": 1])
             let errors = shared + [("courier.error.kind", "cancelled")]
-            #expect(try metrics.expectCounter("courier.client.errors", errors).totalValue == 1)
-            #expect(try metrics.expectMeter("http.client.active_requests", shared).values == [1, 0])
+            #expect(try observed.metrics.expectCounter("courier.client.errors", errors).totalValue == 1)
+            #expect(try observed.metrics.expectMeter("http.client.active_requests", shared).values == [1, 0])
         }
     }
 

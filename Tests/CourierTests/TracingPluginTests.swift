@@ -40,20 +40,16 @@ import Tracing
         async throws
     {
         try await TestServer.withServer { server in
-            let tracer = W3CTracer()
-            let parent = tracer.startSpan("caller", ofKind: .server)
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [TracingPlugin<TestApi>(tracer: tracer)]
-            ) { provider in
+            let parent = W3CTracer().startSpan("caller", ofKind: .server)
+            let observed = try await transport.observe(server) { provider in
                 await ServiceContext.withValue(parent.context) {
                     await provider.rawDataResponse(on: .echo(path: "todos/7", query: ["q": "swift"]))
                 }
             }
             parent.end()
-            #expect(throws: Never.self) { try result.get() }
+            #expect(throws: Never.self) { try observed.result.get() }
 
-            let tree = try Tree(tracer.finishedSpans.filter { $0.operationName != "caller" })
+            let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.request.operationName == "GET TestApi.echo")
             #expect(tree.request.parentSpanID == parent.spanID)
             #expect(tree.request.traceID == parent.traceID)
@@ -77,20 +73,16 @@ import Tracing
             let propagated = try #require(Self.ids(of: received.first?.header("traceparent")))
             #expect(propagated.traceId == tree.request.traceID)
             #expect(propagated.spanId == tree.request.spanID)
-            #expect(tracer.activeSpans.isEmpty)
+            #expect(observed.tracer.activeSpans.isEmpty)
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aNotFoundMarksTheSpanAsAnError(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let tracer = W3CTracer()
-            _ = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [TracingPlugin<TestApi>(tracer: tracer)]
-            ) { await $0.rawDataResponse(on: .status(404)) }
+            let observed = try await transport.observe(server) { await $0.rawDataResponse(on: .status(404)) }
 
-            let tree = try Tree(tracer.finishedSpans)
+            let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.request.status?.code == .error)
             #expect(tree.request.attributeTexts["error.type"] == "404")
             #expect(tree.request.attributeTexts["http.response.status_code"] == "404")
@@ -101,18 +93,16 @@ import Tracing
     @Test(arguments: TransportKind.allCases)
     func a503RetriedTwiceThenA200HasThreeSendingsAndTheirResendCounts(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let tracer = W3CTracer()
             let retry = RetryPlugin<TestApi>(
                 policy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), jitter: 0),
                 scheduler: ImmediateScheduler()
             )
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [retry, TracingPlugin<TestApi>(tracer: tracer)]
-            ) { await $0.rawDataResponse(on: .flaky(key: "tracing-\(transport)", failures: 2)) }
-            #expect(result == .success(Data(#"{"attempt":3}"#.utf8)))
+            let observed = try await transport.observe(server, plugins: [retry]) {
+                await $0.rawDataResponse(on: .flaky(key: "tracing-\(transport)", failures: 2))
+            }
+            #expect(observed.result == .success(Data(#"{"attempt":3}"#.utf8)))
 
-            let tree = try Tree(tracer.finishedSpans)
+            let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.childNames == ["send", "retry wait", "send", "retry wait", "send"])
             let sendings = tree.children.filter { $0.operationName == "send" }
             #expect(sendings.map { $0.attributeTexts["http.request.resend_count"] } == [nil, "1", "2"])
@@ -132,15 +122,13 @@ import Tracing
     @Test(arguments: TransportKind.allCases)
     func aTokenRefreshIsAChildSpanAndTheReplayCarriesTokenAndTrace(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let tracer = W3CTracer()
             let auth = TokenRefreshPlugin<TestApi>(token: "stale") { _ in "fresh" }
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [auth, TracingPlugin<TestApi>(tracer: tracer)]
-            ) { await $0.rawDataResponse(on: .protected(accept: "fresh")) }
-            #expect(throws: Never.self) { try result.get() }
+            let observed = try await transport.observe(server, plugins: [auth]) {
+                await $0.rawDataResponse(on: .protected(accept: "fresh"))
+            }
+            #expect(throws: Never.self) { try observed.result.get() }
 
-            let tree = try Tree(tracer.finishedSpans)
+            let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.childNames == ["send", "token refresh", "send"])
             #expect(tree.request.attributeTexts["http.request.resend_count"] == "1")
             let replay = try #require(await server.receivedRequests().last)
@@ -152,13 +140,11 @@ import Tracing
     @Test(arguments: TransportKind.allCases)
     func aTimeoutIsAnErrorNamedTimedOut(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let tracer = W3CTracer()
-            _ = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [TracingPlugin<TestApi>(tracer: tracer)]
-            ) { await $0.rawDataResponse(on: .slow(milliseconds: 5_000, timeout: .milliseconds(200))) }
+            let observed = try await transport.observe(server) {
+                await $0.rawDataResponse(on: .slow(milliseconds: 5_000, timeout: .milliseconds(200)))
+            }
 
-            let tree = try Tree(tracer.finishedSpans)
+            let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.request.status?.code == .error)
             #expect(tree.request.attributeTexts["error.type"] == "timedOut")
             #expect(tree.request.attributeTexts["http.response.status_code"] == nil)
@@ -170,24 +156,20 @@ import Tracing
     @Test(arguments: TransportKind.allCases)
     func aCallersCancellationEndsTheSpansWithoutAnError(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let tracer = W3CTracer()
-            let result = try await transport.withProvider(
-                baseUrl: server.baseUrl,
-                plugins: [TracingPlugin<TestApi>(tracer: tracer)]
-            ) { provider in
+            let observed = try await transport.observe(server) { provider in
                 let task = Task { await provider.rawDataResponse(on: .slow(milliseconds: 60_000)) }
                 await server.waitForRequests()
                 task.cancel()
                 return await task.value
             }
-            #expect(result == .failure(.cancelled))
+            #expect(observed.result == .failure(.cancelled))
 
-            let tree = try Tree(tracer.finishedSpans)
+            let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.request.status == nil)
             #expect(tree.request.attributeTexts["error.type"] == nil)
             #expect(tree.childNames == ["send"])
             #expect(tree.children.first?.status == nil)
-            #expect(tracer.activeSpans.isEmpty)
+            #expect(observed.tracer.activeSpans.isEmpty)
         }
     }
 

@@ -20,6 +20,11 @@ struct HttpClientAttributes: Sendable {
         "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY",
     ]
 
+    /// Nothing known: for an observation that no observer asks about.
+    init() {
+        (method, originalMethod, serverAddress, serverPort) = ("_OTHER", nil, nil, nil)
+    }
+
     init(_ request: URLRequest) {
         let method = request.httpMethod ?? "GET"
         if Self.knownMethods.contains(method) {

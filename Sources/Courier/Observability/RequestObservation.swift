@@ -16,8 +16,10 @@ final class RequestObservation: Sendable {
 
     /// Unique in the process, in the order requests start: it pairs the log lines of one request.
     let id: UInt64
-    /// The endpoint's ``Endpoint/telemetryName``.
+    /// The endpoint's ``Endpoint/telemetryName``, when an observer ``RequestObserver/namesRequests`` (else empty).
     let endpointName: String
+    /// What OpenTelemetry's conventions say of the request, when an observer names requests (else `nil`s).
+    let attributes: HttpClientAttributes
     /// The request as every plugin's `modifyRequest` left it.
     let request: URLRequest
     let startedAt: ContinuousClock.Instant
@@ -28,7 +30,8 @@ final class RequestObservation: Sendable {
         /// The caller's context at the start, then the request span's.
         var context: ServiceContext
         var trace: RequestTrace?
-        var childSpans: [ChildSpan: any Span] = [:]
+        var sendingSpan: (any Span)?
+        var waitSpan: (any Span)?
         var sending: Sending?
         var sendings = 0
         var lastStatus: Int?
@@ -38,12 +41,15 @@ final class RequestObservation: Sendable {
 
     private static let ids = Locked<UInt64>(0)
 
-    init(endpointName: String, request: URLRequest, context: ServiceContext, observers: [any RequestObserver]) {
+    /// - Parameter endpointName: The endpoint's name, or `nil` when no observer names requests: then neither it nor
+    ///   the attributes are made.
+    init(endpointName: String?, request: URLRequest, context: ServiceContext, observers: [any RequestObserver]) {
         self.id = Self.ids.withLock { id in
             id &+= 1
             return id
         }
-        self.endpointName = endpointName
+        self.endpointName = endpointName ?? ""
+        self.attributes = endpointName == nil ? HttpClientAttributes() : HttpClientAttributes(request)
         self.request = request
         self.startedAt = .now
         self.observers = observers
@@ -74,11 +80,25 @@ final class RequestObservation: Sendable {
     }
 
     func setChildSpan(_ span: any Span, for slot: ChildSpan) {
-        state.withLock { $0.childSpans[slot] = span }
+        state.withLock { state in
+            switch slot {
+            case .sending: state.sendingSpan = span
+            case .wait: state.waitSpan = span
+            }
+        }
     }
 
     func takeChildSpan(for slot: ChildSpan) -> (any Span)? {
-        state.withLock { $0.childSpans.removeValue(forKey: slot) }
+        state.withLock { state in
+            switch slot {
+            case .sending:
+                defer { state.sendingSpan = nil }
+                return state.sendingSpan
+            case .wait:
+                defer { state.waitSpan = nil }
+                return state.waitSpan
+            }
+        }
     }
 
     /// Runs a synchronous hook with this observation current.

@@ -11,6 +11,10 @@ import FoundationNetworking
 /// each wait before a retry, each wait for a token refresh, and the end with the typed outcome. A provider without
 /// an observing plugin makes no ``RequestObservation`` and calls nothing here.
 protocol RequestObserver: AnyObject, Sendable {
+    /// Whether the observer reads ``RequestObservation/endpointName`` and ``RequestObservation/attributes``, which
+    /// cost a reflection and a URL parse per request to make.
+    var namesRequests: Bool { get }
+
     func requestStarted(_ observation: RequestObservation)
     func sendingStarted(_ observation: RequestObservation, sending: Sending)
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome)
@@ -21,6 +25,8 @@ protocol RequestObserver: AnyObject, Sendable {
 }
 
 extension RequestObserver {
+    var namesRequests: Bool { true }
+
     func requestStarted(_ observation: RequestObservation) {}
     func sendingStarted(_ observation: RequestObservation, sending: Sending) {}
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {}

@@ -55,6 +55,9 @@ public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
     private let logger: Logger
     private let configuration: Configuration
 
+    /// The plugin reads only the request's id and trace id.
+    var namesRequests: Bool { false }
+
     /// Creates the plugin, logging to `logger`.
     public init(logger: Logger, configuration: Configuration = Configuration()) {
         self.logger = logger

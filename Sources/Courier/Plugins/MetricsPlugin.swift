@@ -27,71 +27,52 @@ import FoundationNetworking
 /// let provider = ApiProvider<TodoApi>(plugins: [MetricsPlugin()])
 /// ```
 public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
-    private let counters: MetricHandles<Counter>
-    private let meters: MetricHandles<Meter>
-    private let timers: MetricHandles<CoreMetrics.Timer>
+    private let factory: (any MetricsFactory)?
+    private let series = Locked<[MetricSeries.Key: MetricSeries]>([:])
 
     /// Creates the plugin.
     /// - Parameter factory: Where the metrics go, e.g. a `TestMetrics` in tests; `nil` for the factory that
     ///   `MetricsSystem.bootstrap` installed, read when a series is first reported.
     public init(factory: (any MetricsFactory)? = nil) {
-        counters = MetricHandles { label, dimensions in
-            Counter(label: label, dimensions: dimensions, factory: factory ?? MetricsSystem.factory)
-        }
-        meters = MetricHandles { label, dimensions in
-            Meter(label: label, dimensions: dimensions, factory: factory ?? MetricsSystem.factory)
-        }
-        timers = MetricHandles { label, dimensions in
-            CoreMetrics.Timer(
-                label: label,
-                dimensions: dimensions,
-                preferredDisplayUnit: .seconds,
-                factory: factory ?? MetricsSystem.factory
-            )
-        }
+        self.factory = factory
     }
 
     func requestStarted(_ observation: RequestObservation) {
-        let dimensions = Self.dimensions(of: observation)
-        counters.handle(HttpClientMetrics.requests, dimensions).increment()
-        meters.handle(HttpClientMetrics.activeRequests, dimensions).increment()
+        let series = series(of: observation)
+        series.requests.increment()
+        series.activeRequests.increment()
     }
 
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {
-        let dimensions = Self.dimensions(of: observation)
-        var timed = dimensions
+        let series = series(of: observation)
         if let status = outcome.statusCode {
-            timed.append(("http.response.status_code", String(status)))
-            let statusClass = "\(status / 100)xx"
-            counters.handle(HttpClientMetrics.responses, dimensions + [("http.response.status_class", statusClass)])
-                .increment()
+            series.counter(HttpClientMetrics.responses, "http.response.status_class", "\(status / 100)xx").increment()
         }
-        if let errorType = outcome.errorType { timed.append(("error.type", errorType)) }
         let (seconds, attoseconds) = outcome.duration.components
-        timers.handle(HttpClientMetrics.requestDuration, timed)
+        series.duration(statusCode: outcome.statusCode, errorType: outcome.errorType)
             .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     func retryScheduled(_ observation: RequestObservation, requestedBy plugin: String, delay: Duration) {
-        let dimensions = Self.dimensions(of: observation) + [("courier.retry.requested_by", plugin)]
-        counters.handle(HttpClientMetrics.retries, dimensions).increment()
+        series(of: observation).counter(HttpClientMetrics.retries, "courier.retry.requested_by", plugin).increment()
     }
 
     func requestEnded(_ observation: RequestObservation, outcome: RequestOutcome) {
-        let dimensions = Self.dimensions(of: observation)
-        meters.handle(HttpClientMetrics.activeRequests, dimensions).decrement()
+        let series = series(of: observation)
+        series.activeRequests.decrement()
         if let kind = outcome.errorKind {
-            counters.handle(HttpClientMetrics.errors, dimensions + [("courier.error.kind", kind)]).increment()
+            series.counter(HttpClientMetrics.errors, "courier.error.kind", kind).increment()
         }
     }
 
-    /// Method, server and endpoint: what every series of a request shares.
-    private static func dimensions(of observation: RequestObservation) -> [(String, String)] {
-        let attributes = HttpClientAttributes(observation.request)
-        var dimensions = [("http.request.method", attributes.method)]
-        if let address = attributes.serverAddress { dimensions.append(("server.address", address)) }
-        if let port = attributes.serverPort { dimensions.append(("server.port", String(port))) }
-        dimensions.append((HttpClientMetrics.endpointDimension, observation.endpointName))
-        return dimensions
+    private func series(of observation: RequestObservation) -> MetricSeries {
+        let key = MetricSeries.Key(observation)
+        if let known = series.withLock({ $0[key] }) { return known }
+        let made = MetricSeries(key, factory: factory ?? MetricsSystem.factory)
+        return series.withLock { series in
+            if let known = series[key] { return known }
+            series[key] = made
+            return made
+        }
     }
 }

@@ -61,9 +61,21 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     func requestStarted(_ observation: RequestObservation) {
         let tracer = self.tracer
-        let attributes = HttpClientAttributes(observation.request)
+        let attributes = observation.attributes
         let name = "\(attributes.method == "_OTHER" ? "HTTP" : attributes.method) \(observation.endpointName)"
         let span = tracer.startSpan(name, context: observation.context, ofKind: .client)
+        // A span that records nothing (sampled out, or a no-op tracer) is spared the URL's redaction.
+        if span.isRecording {
+            setRequestAttributes(of: observation, on: span)
+        }
+        var propagated: [String: String] = [:]
+        tracer.inject(span.context, into: &propagated, using: DictionaryInjector())
+        let ids = TraceParent(propagated["traceparent"])
+        observation.setTrace(RequestTrace(span: span, traceId: ids?.traceId, spanId: ids?.spanId))
+    }
+
+    private func setRequestAttributes(of observation: RequestObservation, on span: any Span) {
+        let attributes = observation.attributes
         span.updateAttributes { span in
             span["http.request.method"] = attributes.method
             span["http.request.method_original"] = attributes.originalMethod
@@ -72,23 +84,21 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
             span["server.port"] = attributes.serverPort
             span[HttpClientMetrics.endpointDimension] = observation.endpointName
         }
-        var propagated: [String: String] = [:]
-        tracer.inject(span.context, into: &propagated, using: DictionaryInjector())
-        let ids = TraceParent(propagated["traceparent"])
-        observation.setTrace(RequestTrace(span: span, traceId: ids?.traceId, spanId: ids?.spanId))
     }
 
     func sendingStarted(_ observation: RequestObservation, sending: Sending) {
         guard let parent = observation.trace else { return }
         let span = tracer.startSpan("send", context: parent.span.context, ofKind: .internal)
-        span.attributes["http.request.resend_count"] = sending.resendCount > 0 ? sending.resendCount : nil
+        if sending.resendCount > 0, span.isRecording {
+            span.attributes["http.request.resend_count"] = sending.resendCount
+        }
         observation.setChildSpan(span, for: .sending)
     }
 
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {
         guard let span = observation.takeChildSpan(for: .sending) else { return }
-        span.attributes["http.response.status_code"] = outcome.statusCode
-        if let errorType = outcome.errorType {
+        if let status = outcome.statusCode, span.isRecording { span.attributes["http.response.status_code"] = status }
+        if let errorType = outcome.errorType, span.isRecording {
             span.attributes["error.type"] = errorType
             if errorType != "cancelled" { span.setStatus(SpanStatus(code: .error)) }
         }
@@ -101,8 +111,10 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         switch wait.kind {
         case .retry(let delay, let requestedBy):
             span = tracer.startSpan("retry wait", context: parent.span.context, ofKind: .internal)
-            span.attributes["courier.retry.delay_ms"] = Int(delay / .milliseconds(1))
-            span.attributes["courier.retry.requested_by"] = requestedBy
+            span.updateAttributes { span in
+                span["courier.retry.delay_ms"] = Int(delay / .milliseconds(1))
+                span["courier.retry.requested_by"] = requestedBy
+            }
         case .tokenRefresh:
             span = tracer.startSpan("token refresh", context: parent.span.context, ofKind: .internal)
         }
@@ -120,11 +132,13 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     func requestEnded(_ observation: RequestObservation, outcome: RequestOutcome) {
         guard let span = observation.trace?.span else { return }
-        span.updateAttributes { span in
-            span["http.response.status_code"] = outcome.statusCode
-            span["http.request.resend_count"] = outcome.sendings > 1 ? outcome.sendings - 1 : nil
+        if span.isRecording {
+            span.updateAttributes { span in
+                span["http.response.status_code"] = outcome.statusCode
+                span["http.request.resend_count"] = outcome.sendings > 1 ? outcome.sendings - 1 : nil
+            }
         }
-        if let errorType = outcome.errorType, !outcome.isCancelled {
+        if let errorType = outcome.errorType, !outcome.isCancelled, span.isRecording {
             span.attributes["error.type"] = errorType
             if let error = outcome.error { span.recordError(error) }
             span.setStatus(SpanStatus(code: .error))

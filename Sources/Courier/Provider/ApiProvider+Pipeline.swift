@@ -47,7 +47,7 @@ extension ApiProvider {
             observers.isEmpty
             ? nil
             : RequestObservation(
-                endpointName: endpoint.telemetryName,
+                endpointName: observersNameRequests ? endpoint.telemetryName : nil,
                 request: built.request,
                 context: ServiceContext.current ?? .topLevel,
                 observers: observers

@@ -39,6 +39,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// The plugins that follow each request (metrics, tracing, logging); empty, the pipeline makes no observation.
     let observers: [any RequestObserver]
 
+    /// Whether an observer reads a request's endpoint name and attributes, which cost a reflection and a URL parse.
+    let observersNameRequests: Bool
+
     /// What answers the requests: the network, or the mocks.
     let carrier: Carrier
 
@@ -112,6 +115,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.observers = plugins.compactMap { $0 as? any RequestObserver }
+        self.observersNameRequests = observers.contains { $0.namesRequests }
         self.carrier = carrier
     }
 }
