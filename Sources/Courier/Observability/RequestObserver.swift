@@ -4,7 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Follows each request of a provider through the pipeline: the built-in ``MetricsPlugin`` and ``TracingPlugin``.
+/// Follows each request of a provider through the pipeline: the built-in ``MetricsPlugin`` and ``TracingPlugin``,
+/// and ``LoggingPlugin``, which only reads the request's id and trace id.
 ///
 /// The pipeline reports every step here, from one place, whichever plugin decided it: the start, each sending and
 /// its answer (also one a plugin nearer the network retried before the observer's own `process` could see it),
