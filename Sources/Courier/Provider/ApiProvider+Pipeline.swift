@@ -43,15 +43,7 @@ extension ApiProvider {
         // Plugins' hooks run off the transport's serial queue, so that a slow hook cannot hold up other requests.
         let deliveryQueue = transportDeliveryQueue ?? (plugins.isEmpty ? nil : .global())
         // Only a provider with an observing plugin follows its requests: without one, nothing of this is made.
-        let observation =
-            observers.isEmpty
-            ? nil
-            : RequestObservation(
-                endpointName: observersNameRequests ? endpoint.telemetryName : nil,
-                request: built.request,
-                context: ServiceContext.current ?? .topLevel,
-                observers: observers
-            )
+        let observation = observers.isEmpty ? nil : observe(endpoint, request: built.request)
         let run = RequestRun(
             endpoint: endpoint,
             built: built,
@@ -60,13 +52,27 @@ extension ApiProvider {
             observation: observation,
             deliver: deliver
         )
-        observation?.began()
-        observation.bound {
-            for plugin in plugins {
-                plugin.willPerformRequest(built.request, endpoint: endpoint)
+        if let observation { observation.began() }
+        if !plugins.isEmpty {
+            observation.bound {
+                for plugin in plugins {
+                    plugin.willPerformRequest(built.request, endpoint: endpoint)
+                }
             }
         }
         attempt(1, of: run, mockClockAtStart: mockClockAtStart)
+    }
+
+    /// The observation of a request about to start, in the caller's trace context. Kept out of `start`, which a
+    /// provider without observers runs without it.
+    @inline(never)
+    private func observe(_ endpoint: EndpointType, request: URLRequest) -> RequestObservation {
+        RequestObservation(
+            endpointName: observersNameRequests ? endpoint.telemetryName : nil,
+            request: request,
+            context: ServiceContext.current ?? .topLevel,
+            observers: observers
+        )
     }
 
     /// A request that could not be built, or that a plugin's change made invalid.

@@ -51,7 +51,7 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// was cancelled, the outcome is the cancellation, whatever a hook interrupted by it made of it.
     func finish(_ exchange: Exchange) {
         var exchange = handle.isCancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
-        exchange.observation = observation
+        if let observation { exchange.observation = observation }
         let isFirst = progress.withLock { progress in
             defer { progress.delivered = true }
             return !progress.delivered
