@@ -24,13 +24,16 @@ import FoundationNetworking
 /// try await client.shutdown()
 /// ```
 public final class AsyncHTTPClientTransport: Transport {
-    /// The client that carries the requests; whoever created it shuts it down (`HTTPClient.shared` never needs
-    /// to be).
+    /// The client that carries the requests; whoever created it shuts it down (`HTTPClient.shared`, and the client of
+    /// a transport made with ``init()``, never need to be, and the latter must not be).
     public let client: HTTPClient
 
     /// Creates a transport over Courier's process-wide client: AsyncHTTPClient's shared configuration
     /// (`HTTPClient.shared`'s), except that the client makes no spans of its own, so that Courier's `TracingPlugin`
-    /// is the only one to trace the requests. It is never shut down.
+    /// is the only one to trace the requests.
+    ///
+    /// Every transport made this way shares that client for the life of the process: never shut down its
+    /// ``client``.
     public convenience init() {
         self.init(client: Self.sharedClient)
     }

@@ -8,6 +8,10 @@ import Tracing
 
 @testable import Courier
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The spans of real requests over both transports, their attributes and tree, and the `traceparent` the server
 /// received.
 @Suite(.timeLimit(.minutes(2))) struct TracingPluginTests {
@@ -122,11 +126,17 @@ import Tracing
     @Test(arguments: TransportKind.allCases)
     func aTokenRefreshIsAChildSpanAndTheReplayCarriesTokenAndTrace(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let auth = TokenRefreshPlugin<TestApi>(token: "stale") { _ in "fresh" }
+            // The refresh serves every waiting request, so it runs in none's trace.
+            let refreshContexts = Locked<[Bool]>([])
+            let auth = TokenRefreshPlugin<TestApi>(token: "stale") { _ in
+                refreshContexts.withLock { $0.append(ServiceContext.current == nil) }
+                return "fresh"
+            }
             let observed = try await transport.observe(server, plugins: [auth]) {
                 await $0.rawDataResponse(on: .protected(accept: "fresh"))
             }
             #expect(throws: Never.self) { try observed.result.get() }
+            #expect(refreshContexts.withLock { $0 } == [true])
 
             let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.childNames == ["send", "token refresh", "send"])
@@ -228,5 +238,39 @@ import Tracing
             #expect(clientsOwn.count == 1)
             #expect(clientsOwn.first?.parentSpanID == nil)
         }
+    }
+
+    @Test func aChildSpanStartedAfterTheRequestEndedIsEndedAtOnce() throws {
+        // A cancellation can end the request while its hook task is still starting a sending.
+        let tracer = W3CTracer()
+        let url = try #require(URL(string: "https://api.example.com"))
+        let observation = RequestObservation(
+            endpointName: "TestApi.echo",
+            request: URLRequest(url: url),
+            context: .topLevel,
+            observers: []
+        )
+        let cancelled: Result<Data, ApiError<TestError>> = .failure(.cancelled)
+        observation.ended(with: cancelled, exchange: Exchange(error: URLError(.cancelled)))
+        observation.setChildSpan(tracer.startSpan("send"), for: .sending)
+        #expect(tracer.activeSpans.isEmpty)
+        #expect(tracer.finishedSpans.map(\.operationName) == ["send"])
+    }
+
+    @Test func aRetryAfterTooLongForMillisecondsIsRecordedWithoutATrap() async throws {
+        final class RetryOnceMuchLater: Plugin<TestApi>, @unchecked Sendable {
+            override func process(_ attempt: Attempt, endpoint: TestApi) async -> AttemptDecision {
+                attempt.number == 1 ? .retry(after: .seconds(Int64.max), on: ImmediateScheduler()) : .proceed
+            }
+        }
+        let tracer = W3CTracer()
+        let provider = ApiProvider<TestApi>(
+            baseUrl: URL(string: "https://api.example.com"),
+            plugins: [RetryOnceMuchLater(), TracingPlugin(tracer: tracer)],
+            mockingBehavior: MockingBehavior { _ in MockedResponse(status: .serviceUnavailable, bodyJson: nil) }
+        )
+        _ = await provider.rawDataResponse(on: .status(503))
+        let wait = try #require(tracer.finishedSpans.first { $0.operationName == "retry wait" })
+        #expect(wait.attributeTexts["courier.retry.delay_ms"] == String(Int.max))
     }
 }

@@ -72,9 +72,10 @@ public protocol Endpoint: Sendable {
     /// The endpoint's name in metrics and traces, e.g. `TodoApi.list`: the same for every request of one case,
     /// whatever its associated values, so that `/todos/1` and `/todos/2` make one metric series, not two.
     ///
-    /// By default the type's name and the case's, without associated values (found once per case, in the type's
-    /// metadata); an endpoint that is not an `enum` gets its type's name alone. Give your own to name cases
-    /// differently; keep it to a few values per endpoint type.
+    /// By default the type's name and the case's, without associated values (the case's name is read from the
+    /// type's metadata, without reflecting on the value, and the whole name is made once per case); an endpoint that
+    /// is not an `enum` gets its type's name alone. Give your own to name cases differently; keep it to a few values
+    /// per endpoint type.
     var telemetryName: String { get }
 }
 

@@ -22,7 +22,6 @@ final class RequestObservation: Sendable {
     let attributes: HttpClientAttributes
     /// The request as every plugin's `modifyRequest` left it.
     let request: URLRequest
-    let startedAt: ContinuousClock.Instant
     private let observers: [any RequestObserver]
     private let state: Locked<State>
 
@@ -51,13 +50,9 @@ final class RequestObservation: Sendable {
         self.endpointName = endpointName ?? ""
         self.attributes = endpointName == nil ? HttpClientAttributes() : HttpClientAttributes(request)
         self.request = request
-        self.startedAt = .now
         self.observers = observers
         self.state = Locked(State(context: context))
     }
-
-    /// The method as sent, `GET` when the request names none.
-    var method: String { request.httpMethod ?? "GET" }
 
     /// The caller's trace context, or the request span's once one has started.
     var context: ServiceContext { state.withLock { $0.context } }
@@ -79,13 +74,18 @@ final class RequestObservation: Sendable {
         case wait
     }
 
+    /// Keeps `span` until its step ends; a request that has already ended (a cancellation that overtook the step
+    /// starting) ends it at once, so that no span stays open.
     func setChildSpan(_ span: any Span, for slot: ChildSpan) {
-        state.withLock { state in
+        let kept = state.withLock { state in
+            guard !state.ended else { return false }
             switch slot {
             case .sending: state.sendingSpan = span
             case .wait: state.waitSpan = span
             }
+            return true
         }
+        if !kept { span.end() }
     }
 
     func takeChildSpan(for slot: ChildSpan) -> (any Span)? {
@@ -152,7 +152,7 @@ final class RequestObservation: Sendable {
     }
 
     func waitStarted(_ kind: Wait.Kind) {
-        let wait = Wait(kind: kind, startedAt: .now)
+        let wait = Wait(kind: kind)
         let isOpen = state.withLock { state in
             guard !state.ended else { return false }
             state.wait = wait
@@ -192,18 +192,16 @@ final class RequestObservation: Sendable {
             result: result,
             exchange: exchange,
             lastStatus: open.lastStatus,
-            sendings: open.sendings,
-            duration: startedAt.duration(to: now)
+            sendings: open.sendings
         )
         for observer in observers { observer.requestEnded(self, outcome: outcome) }
     }
 }
 
-/// The span of one request, and its ids as the tracer's propagation writes them (W3C `traceparent`), for logs.
+/// The span of one request, and its trace's id as the tracer's propagation writes it (W3C `traceparent`), for logs.
 struct RequestTrace: Sendable {
     let span: any Span
     let traceId: String?
-    let spanId: String?
 }
 
 extension RequestOutcome {
@@ -211,13 +209,11 @@ extension RequestOutcome {
         result: Result<Value, ApiError<ClientError>>,
         exchange: Exchange,
         lastStatus: Int?,
-        sendings: Int,
-        duration: Duration
+        sendings: Int
     ) {
         let status = exchange.head?.statusCode ?? lastStatus
         self.statusCode = status
         self.sendings = sendings
-        self.duration = duration
         switch result {
         case .success:
             (errorKind, errorType, error, isCancelled) = (nil, nil, nil, false)

@@ -86,7 +86,6 @@ struct Wait: Sendable {
     }
 
     let kind: Kind
-    let startedAt: ContinuousClock.Instant
 }
 
 /// How a request ended, as its caller got it.
@@ -103,5 +102,4 @@ struct RequestOutcome: Sendable {
     let isCancelled: Bool
     /// How many times the request was sent.
     let sendings: Int
-    let duration: Duration
 }

@@ -70,8 +70,7 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         }
         var propagated: [String: String] = [:]
         tracer.inject(span.context, into: &propagated, using: DictionaryInjector())
-        let ids = TraceParent(propagated["traceparent"])
-        observation.setTrace(RequestTrace(span: span, traceId: ids?.traceId, spanId: ids?.spanId))
+        observation.setTrace(RequestTrace(span: span, traceId: TraceParent(propagated["traceparent"])?.traceId))
     }
 
     private func setRequestAttributes(of observation: RequestObservation, on span: any Span) {
@@ -112,7 +111,9 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         case .retry(let delay, let requestedBy):
             span = tracer.startSpan("retry wait", context: parent.span.context, ofKind: .internal)
             span.updateAttributes { span in
-                span["courier.retry.delay_ms"] = Int(delay / .milliseconds(1))
+                // Clamped: a server's `Retry-After` can name a delay no `Int` of milliseconds holds.
+                let milliseconds = delay / .milliseconds(1)
+                span["courier.retry.delay_ms"] = milliseconds < Double(Int.max) ? Int(milliseconds) : Int.max
                 span["courier.retry.requested_by"] = requestedBy
             }
         case .tokenRefresh:
@@ -170,15 +171,14 @@ struct DictionaryInjector: Injector {
     }
 }
 
-/// The ids of a W3C `traceparent` header: `00-{32 hex trace id}-{16 hex span id}-{flags}`.
+/// The trace id of a W3C `traceparent` header: `00-{32 hex trace id}-{16 hex span id}-{flags}`.
 struct TraceParent {
     let traceId: String
-    let spanId: String
 
     init?(_ header: String?) {
         guard let fields = header?.split(separator: "-"), fields.count == 4, fields[1].count == 32,
             fields[2].count == 16
         else { return nil }
-        (traceId, spanId) = (String(fields[1]), String(fields[2]))
+        traceId = String(fields[1])
     }
 }

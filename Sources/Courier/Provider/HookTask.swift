@@ -1,4 +1,5 @@
 import Dispatch
+import Tracing
 
 /// Runs the plugins' `async` hooks of one step of a request.
 ///
@@ -26,13 +27,21 @@ enum HookTask {
 extension HookTask {
     /// A task that outlives the hook that started it (e.g. a token refresh that many requests wait for), run
     /// off the Swift concurrency pool like the hooks.
+    ///
+    /// It serves many requests, so it belongs to none: it runs outside the observation and the trace of the request
+    /// whose hook started it (a refresh that calls an API starts a trace of its own).
     static func detached<Success: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Success
     ) -> Task<Success, Error> {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            return Task(executorPreference: HookExecutor.shared, operation: operation)
+        let unowned: @Sendable () async throws -> Success = {
+            try await RequestObservation.$current.withValue(nil) {
+                try await ServiceContext.withValue(nil, operation: operation)
+            }
         }
-        return Task(operation: operation)
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return Task(executorPreference: HookExecutor.shared, operation: unowned)
+        }
+        return Task(operation: unowned)
     }
 }
 
