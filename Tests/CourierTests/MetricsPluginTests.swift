@@ -73,14 +73,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func a503RetriedTwiceThenA200IsThreeSendingsAndTwoRetries(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let retry = RetryPlugin<TestApi>(
-                policy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), jitter: 0),
-                scheduler: ImmediateScheduler()
-            )
-            let observed = try await transport.observe(server, plugins: [retry]) {
-                await $0.rawDataResponse(on: .flaky(key: "metrics-\(transport)", failures: 2))
-            }
-            #expect(observed.result == .success(Data(#"{"attempt":3}"#.utf8)))
+            let observed = try await transport.observeFlakyRouteRetried(server, key: "metrics-\(transport)")
 
             let shared = Self.shared(server, "TestApi.flaky")
             #expect(
@@ -136,13 +129,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aCancelledRequestEndsItsSendingAsCancelled(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let observed = try await transport.observe(server) { provider in
-                let task = Task { await provider.rawDataResponse(on: .slow(milliseconds: 60_000)) }
-                await server.waitForRequests()
-                task.cancel()
-                return await task.value
-            }
-            #expect(observed.result == .failure(.cancelled))
+            let observed = try await transport.observeCancelledWhileSent(server)
 
             let shared = Self.shared(server, "TestApi.slow")
             #expect(Self.durationCounts(observed.metrics) == ["error.type=cancelled": 1])

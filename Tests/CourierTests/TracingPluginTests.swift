@@ -97,14 +97,7 @@ import FoundationNetworking
     @Test(arguments: TransportKind.allCases)
     func a503RetriedTwiceThenA200HasThreeSendingsAndTheirResendCounts(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let retry = RetryPlugin<TestApi>(
-                policy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), jitter: 0),
-                scheduler: ImmediateScheduler()
-            )
-            let observed = try await transport.observe(server, plugins: [retry]) {
-                await $0.rawDataResponse(on: .flaky(key: "tracing-\(transport)", failures: 2))
-            }
-            #expect(observed.result == .success(Data(#"{"attempt":3}"#.utf8)))
+            let observed = try await transport.observeFlakyRouteRetried(server, key: "tracing-\(transport)")
 
             let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.childNames == ["send", "retry wait", "send", "retry wait", "send"])
@@ -166,13 +159,7 @@ import FoundationNetworking
     @Test(arguments: TransportKind.allCases)
     func aCallersCancellationEndsTheSpansWithoutAnError(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let observed = try await transport.observe(server) { provider in
-                let task = Task { await provider.rawDataResponse(on: .slow(milliseconds: 60_000)) }
-                await server.waitForRequests()
-                task.cancel()
-                return await task.value
-            }
-            #expect(observed.result == .failure(.cancelled))
+            let observed = try await transport.observeCancelledWhileSent(server)
 
             let tree = try Tree(observed.tracer.finishedSpans)
             #expect(tree.request.status == nil)
