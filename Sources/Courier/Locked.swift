@@ -23,6 +23,21 @@ struct Locked<Value> {
     }
 }
 
+extension Locked {
+    /// The value kept for `key`, or the one `make` makes, kept from now on. `make` runs outside the lock (it may take
+    /// locks of its own, as a metrics factory does); when two threads make one at once, the first kept wins.
+    func value<Key: Hashable, Element>(for key: Key, orMake make: () -> Element) -> Element
+    where Value == [Key: Element] {
+        if let known = withLock({ $0[key] }) { return known }
+        let made = make()
+        return withLock { values in
+            if let known = values[key] { return known }
+            values[key] = made
+            return made
+        }
+    }
+}
+
 /// Only values that may cross threads can be shared through the box.
 extension Locked: @unchecked Sendable where Value: Sendable {}
 

@@ -21,10 +21,7 @@ enum TelemetryNames {
         // An enum's case name; `nil` for other types, and for an enum compiled without reflection metadata.
         guard let caseName = enumCaseName(value) else { return String(describing: Value.self) }
         let key = CaseKey(type: ObjectIdentifier(Value.self), caseName: UInt(bitPattern: caseName))
-        if let name = known.withLock({ $0[key] }) { return name }
-        let name = String(describing: Value.self) + "." + String(cString: caseName)
-        known.withLock { $0[key] = name }
-        return name
+        return known.value(for: key) { String(describing: Value.self) + "." + String(cString: caseName) }
     }
 }
 

@@ -50,34 +50,23 @@ final class MetricSeries: Sendable {
 
     /// The counter `label` with one dimension more, e.g. the status class of `courier.client.responses`.
     func counter(_ label: String, _ name: String, _ value: String) -> Counter {
-        let key = CounterKey(label: label, value: value)
-        if let known = counters.withLock({ $0[key] }) { return known }
-        // Made outside the lock: a factory may take locks of its own.
-        let made = Counter(label: label, dimensions: dimensions + [(name, value)], factory: factory)
-        return counters.withLock { counters in
-            if let known = counters[key] { return known }
-            counters[key] = made
-            return made
+        counters.value(for: CounterKey(label: label, value: value)) {
+            Counter(label: label, dimensions: dimensions + [(name, value)], factory: factory)
         }
     }
 
     /// `http.client.request.duration` for one outcome: a status (when an answer came) and an error type.
     func duration(statusCode: Int?, errorType: String?) -> CoreMetrics.Timer {
-        let key = Outcome(statusCode: statusCode, errorType: errorType)
-        if let known = timers.withLock({ $0[key] }) { return known }
-        var dimensions = self.dimensions
-        if let statusCode { dimensions.append(("http.response.status_code", String(statusCode))) }
-        if let errorType { dimensions.append(("error.type", errorType)) }
-        let made = CoreMetrics.Timer(
-            label: HttpClientMetrics.requestDuration,
-            dimensions: dimensions,
-            preferredDisplayUnit: .seconds,
-            factory: factory
-        )
-        return timers.withLock { timers in
-            if let known = timers[key] { return known }
-            timers[key] = made
-            return made
+        timers.value(for: Outcome(statusCode: statusCode, errorType: errorType)) {
+            var dimensions = self.dimensions
+            if let statusCode { dimensions.append(("http.response.status_code", String(statusCode))) }
+            if let errorType { dimensions.append(("error.type", errorType)) }
+            return CoreMetrics.Timer(
+                label: HttpClientMetrics.requestDuration,
+                dimensions: dimensions,
+                preferredDisplayUnit: .seconds,
+                factory: factory
+            )
         }
     }
 }

@@ -67,12 +67,6 @@ public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     private func series(of observation: RequestObservation) -> MetricSeries {
         let key = MetricSeries.Key(observation)
-        if let known = series.withLock({ $0[key] }) { return known }
-        let made = MetricSeries(key, factory: factory ?? MetricsSystem.factory)
-        return series.withLock { series in
-            if let known = series[key] { return known }
-            series[key] = made
-            return made
-        }
+        return series.value(for: key) { MetricSeries(key, factory: factory ?? MetricsSystem.factory) }
     }
 }
