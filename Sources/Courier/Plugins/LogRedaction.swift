@@ -36,12 +36,14 @@ public struct LogRedaction: Sendable {
         }
     }
 
-    /// `url` with the password and hidden query values replaced.
-    func redacted(url: URL?) -> String {
+    /// `url` with the password and hidden query values replaced, and the user too when `hidingUser` (as
+    /// OpenTelemetry's `url.full` asks).
+    func redacted(url: URL?, hidingUser: Bool = false) -> String {
         guard let url else { return "(no URL)" }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return "(a URL that could not be parsed)"
         }
+        if hidingUser, components.percentEncodedUser != nil { components.percentEncodedUser = Self.placeholder }
         if components.percentEncodedPassword != nil { components.percentEncodedPassword = Self.placeholder }
         if let query = components.percentEncodedQuery {
             components.percentEncodedQuery = redacted(encodedFields: query)

@@ -78,7 +78,7 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         span.updateAttributes { span in
             span["http.request.method"] = attributes.method
             span["http.request.method_original"] = attributes.originalMethod
-            span["url.full"] = redactedUrl(observation.request.url)
+            span["url.full"] = redaction.redacted(url: observation.request.url, hidingUser: true)
             span["server.address"] = attributes.serverAddress
             span["server.port"] = attributes.serverPort
             span[HttpClientMetrics.endpointDimension] = observation.endpointName
@@ -147,14 +147,6 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         span.end()
     }
 
-    /// The URL without user or password, with hidden query values replaced.
-    private func redactedUrl(_ url: URL?) -> String {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return redaction.redacted(url: url)
-        }
-        if components.percentEncodedUser != nil { components.percentEncodedUser = LogRedaction.placeholder }
-        return redaction.redacted(url: components.url ?? url)
-    }
 }
 
 /// Writes the propagated trace context as request headers, replacing those of an earlier sending.
