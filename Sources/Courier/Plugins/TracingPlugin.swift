@@ -146,7 +146,6 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         }
         span.end()
     }
-
 }
 
 /// Writes the propagated trace context as request headers, replacing those of an earlier sending.
