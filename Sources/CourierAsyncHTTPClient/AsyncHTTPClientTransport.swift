@@ -74,23 +74,34 @@ public final class AsyncHTTPClientTransport: Transport {
             outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
             return {}
         }
-        let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: min(limit, Self.largestAccumulatedBody))
-        let task = client.execute(request: outgoing, delegate: accumulator)
-        task.futureResult.whenComplete { result in
-            switch result {
-            case .success(let response):
-                outcome.deliver(.success(Self.transportResponse(response, url: outgoing.url)))
-            case .failure(let error):
-                outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
+        let cancel: @Sendable () -> Void
+        if options.responseBodyReceiver != nil || options.uploadProgress != nil {
+            let delegate = StreamingDelegate(url: outgoing.url, options: options, uploadSize: uploadSize(of: request, options))
+            let task = client.execute(request: outgoing, delegate: delegate)
+            task.futureResult.whenComplete { result in
+                outcome.deliver(result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) })
             }
+            cancel = { task.cancel() }
+        } else {
+            let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: min(limit, Self.largestAccumulatedBody))
+            let task = client.execute(request: outgoing, delegate: accumulator)
+            task.futureResult.whenComplete { result in
+                switch result {
+                case .success(let response):
+                    outcome.deliver(.success(Self.transportResponse(response, url: outgoing.url)))
+                case .failure(let error):
+                    outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
+                }
+            }
+            cancel = { task.cancel() }
         }
         if let timeout = options.timeout {
             DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
-                if outcome.deliver(.failure(URLError(.timedOut))) { task.cancel() }
+                if outcome.deliver(.failure(URLError(.timedOut))) { cancel() }
             }
         }
         return {
-            if outcome.deliver(.failure(URLError(.cancelled))) { task.cancel() }
+            if outcome.deliver(.failure(URLError(.cancelled))) { cancel() }
         }
     }
 
@@ -109,6 +120,13 @@ public final class AsyncHTTPClientTransport: Transport {
             headers: headers,
             body: try body(of: request, file: bodyFile)
         )
+    }
+
+    /// How many bytes the request body has, for upload progress: its own body's, or the file's.
+    private func uploadSize(of request: URLRequest, _ options: TransportOptions) -> Int64? {
+        if let data = request.httpBody { return Int64(data.count) }
+        guard let file = options.bodyFile else { return nil }
+        return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int).map(Int64.init)
     }
 
     /// From parts: an `HTTPURLResponse` is made only if a plugin or the caller asks for one.

@@ -61,6 +61,7 @@ enum TestRoutes {
         GitHubRoutes.add(to: router)
         SinkRoute.add(to: router)
         StreamingRoutes.add(to: router)
+        TransferRoutes.add(to: router)
         ResilienceRoutes.add(to: router, state: state)
         GzipRoute.add(to: router)
         return router

@@ -16,6 +16,8 @@ import Logging
 /// - `/set-cookie?name=value`: sets the cookie `name=value`.
 /// - `/drip`, `/bytes`: slow and large answers (see `StreamingRoutes`).
 /// - `/gzip-zeros?count=N`: N zero bytes, gzip-compressed on the wire.
+/// - `/file`, `/events/{key}`, `/event-stream`: generated files with ranges, and event streams (see
+///   `TransferRoutes`).
 /// - `/flaky/{key}`, `/protected`, `/hold/{id}`: failures on purpose (see `ResilienceRoutes`).
 /// - `/todos` (GET with `page`, POST), `/todos/{id}` (GET, DELETE): a tiny to-do API for examples.
 /// - `/zen`, `/users/{name}`, `/users/{name}/repos`, `/repos/{owner}/{repo}/issues`, `/gifs`: a GitHub-like API
@@ -65,6 +67,11 @@ public final class TestServer: Sendable {
             throw TestServerError.couldNotStart
         }
         return TestServer(port: port, baseUrl: baseUrl, log: log, state: state, runTask: runTask)
+    }
+
+    /// The byte at `offset` of every file `/file` generates.
+    public static func generatedFileByte(at offset: Int64) -> UInt8 {
+        TransferRoutes.fileByte(at: offset)
     }
 
     /// The requests received so far, in arrival order.

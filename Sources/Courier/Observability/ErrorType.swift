@@ -9,6 +9,7 @@ enum ErrorType {
         case let urlError as URLError: URLError.Code.names.first { $0.code == urlError.code }?.name ?? "_OTHER"
         case is ResponseBodyTooLargeError: "responseBodyTooLarge"
         case is PluginFailure: "pluginFailed"
+        case is FileError: "fileError"
         case is InvalidRequestError: "invalidRequest"
         case is MissingMockedResponseError: "emptyMockedResponse"
         case is UnusableMockedResponseError: "noResponseReceived"
@@ -32,6 +33,7 @@ extension ApiError {
         case .unexpectedStatusCode: "unexpectedStatusCode"
         case .unexpectedResponseType: "unexpectedResponseType"
         case .responseBodyTooLarge: "responseBodyTooLarge"
+        case .fileError: "fileError"
         case .pluginFailed: "pluginFailed"
         case .emptyMockedResponse: "emptyMockedResponse"
         }

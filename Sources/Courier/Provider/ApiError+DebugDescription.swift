@@ -40,6 +40,8 @@ extension ApiError: CustomStringConvertible, CustomDebugStringConvertible {
             return "unexpectedResponseType(response: \(response.url?.absoluteString.debugDescription ?? "nil"))"
         case .responseBodyTooLarge(let limit):
             return "responseBodyTooLarge(limit: \(limit))"
+        case .fileError(let url, let error):
+            return "fileError(url: \(url.path.debugDescription), error: \(Self.describe(error)))"
         case .pluginFailed(let plugin, let error):
             return "pluginFailed(plugin: \(plugin.debugDescription), error: \(Self.describe(error)))"
         case .emptyMockedResponse(let endpoint):

@@ -34,6 +34,8 @@ extension ApiError: LocalizedError {
             return "The response from \(response.url?.absoluteString ?? "an unknown URL") was not an HTTP response."
         case .responseBodyTooLarge(let limit):
             return "The response body was larger than the limit of \(limit) bytes and was not kept."
+        case .fileError(let url, let error):
+            return "The download could not be written to \(url.path): \(Self.describe(error))"
         case .pluginFailed(let plugin, let error):
             return "The plugin \(plugin) stopped the request: \(Self.describe(error))"
         case .emptyMockedResponse(let endpoint):

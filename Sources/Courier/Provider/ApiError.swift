@@ -42,6 +42,10 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
     /// The response body was larger than the endpoint's ``Endpoint/maximumResponseBodySize``; it was not kept.
     case responseBodyTooLarge(limit: Int)
 
+    /// A download could not be written to, or moved into, the file at `url` (a missing directory, a full disk, no
+    /// permission); `error` is the file system's. The destination was left as it was.
+    case fileError(url: URL, error: Error)
+
     /// A plugin stopped the request: its ``Plugin/prepare(_:endpoint:)`` threw `error` (or made a header invalid),
     /// or its ``Plugin/process(_:endpoint:)`` answered ``AttemptDecision/fail(_:)`` with it. `plugin` is the
     /// plugin's type name without generic arguments, e.g. `"TokenRefreshPlugin"`.
@@ -69,6 +73,8 @@ extension ApiError: Equatable where ClientErrorType: Equatable {
         case (.pluginFailed(let leftPlugin, let leftError), .pluginFailed(let rightPlugin, let rightError)):
             return leftPlugin == rightPlugin && sameUnderlyingError(leftError, rightError)
                 && "\(leftError)" == "\(rightError)"
+        case (.fileError(let leftUrl, let leftError), .fileError(let rightUrl, let rightError)):
+            return leftUrl == rightUrl && sameUnderlyingError(leftError, rightError)
         case (.cancelled, .cancelled):
             return true
         case (.emptyMockedResponse(let left), .emptyMockedResponse(let right)):

@@ -22,6 +22,7 @@ extension ApiProvider {
     func start(
         _ endpoint: EndpointType,
         method: HttpMethod? = nil,
+        transfer: TransferPlan? = nil,
         handle: CancellableRequest,
         transportDeliveryQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (Exchange) -> Void
@@ -33,7 +34,8 @@ extension ApiProvider {
         let built: RequestBuilder.Built
         // A mocked request never reaches a transport: its body stays in memory, where mocks and plugins can see it,
         // and no temporary file is written that nothing would read.
-        switch prepare(endpoint, method: method, purpose: mockingBehavior == nil ? .sending : .inspecting) {
+        let purpose: RequestBuilder.Purpose = mockingBehavior == nil ? .sending : .inspecting
+        switch prepare(endpoint, method: method, headers: transfer?.headers ?? [:], purpose: purpose) {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
             refusal.bodyFile?.removeIfTemporary()
@@ -50,6 +52,7 @@ extension ApiProvider {
             handle: handle,
             deliveryQueue: mockingBehavior == nil ? deliveryQueue : nil,
             observation: observation,
+            transfer: transfer,
             deliver: deliver
         )
         if let observation { observation.began() }
@@ -85,9 +88,12 @@ extension ApiProvider {
 
     /// Builds the request for `endpoint` and lets every plugin modify it: what is sent, and what
     /// ``urlRequest(for:)`` shows. The header check runs again after the plugins.
+    /// - Parameter headers: Set on the built request before the plugins see it (a transfer's own, e.g.
+    ///   `Last-Event-ID`).
     func prepare(
         _ endpoint: EndpointType,
         method: HttpMethod? = nil,
+        headers: [String: String] = [:],
         purpose: RequestBuilder.Purpose
     ) -> Result<RequestBuilder.Built, Refusal> {
         var built: RequestBuilder.Built
@@ -101,6 +107,9 @@ extension ApiProvider {
         switch request {
         case .success(let success): built = success
         case .failure(let error): return .failure(Refusal(request: nil, error: error, bodyFile: nil))
+        }
+        for (name, value) in headers {
+            built.request.setValue(value, forHTTPHeaderField: name)
         }
         // The builder checked its headers; only a plugin's change needs checking again.
         guard !plugins.isEmpty else { return .success(built) }
@@ -162,6 +171,9 @@ extension ApiProvider {
         }
         let judgeAnswer: @Sendable (Exchange) -> Void = { [self] exchange in
             judge(exchange, number: number, sentAt: sentAt, of: run)
+        }
+        if let plan = run.transfer {
+            return sendTransfer(request, plan: plan, of: run, mockClockAtStart: mockClockAtStart, judge: judgeAnswer)
         }
         let began = run.handle.step {
             switch carrier {
@@ -226,6 +238,8 @@ extension ApiProvider {
                     failed.error = PluginFailure(by: plugin, error: error)
                     run.finish(failed)
                 case (.retry(let delay, let scheduler), let plugin)?:
+                    // A retried sending's body (a stream begun, a file written) is not the one the caller gets.
+                    exchange.receiver?.discard()
                     run.noteRetry(requestedBy: plugin)
                     let requester = PluginFailure.name(of: plugin)
                     run.observation?.retryScheduled(requestedBy: requester, delay: delay)
@@ -234,6 +248,7 @@ extension ApiProvider {
             }
             return {
                 cancelHooks()
+                exchange.receiver?.discard()
                 run.finishCancelled(exchange.request)
             }
         }

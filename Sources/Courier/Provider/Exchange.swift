@@ -12,6 +12,9 @@ struct Exchange: Sendable {
     /// The status and headers; the `URLResponse` is made from them only when something asks for it.
     var head: ResponseHead?
     var error: Error?
+    /// What took this sending's body, for a download or a stream: the pipeline discards it when the exchange does not
+    /// reach the caller.
+    var receiver: SendingReceiver?
     /// The request's observation, when its provider has an observing plugin; set when the outcome is delivered.
     var observation: RequestObservation?
 
@@ -44,6 +47,14 @@ struct MissingMockedResponseError: Error, CustomStringConvertible {
 struct UnusableMockedResponseError: LocalizedError {
     let reason: String
     var errorDescription: String? { reason }
+}
+
+/// A download's file could not be written or moved into place; the pipeline reports it as
+/// ``ApiError/fileError(url:error:)``.
+struct FileError: Error, CustomStringConvertible {
+    let url: URL
+    let error: Error
+    var description: String { "\(url.path): \(error)" }
 }
 
 /// A plugin failed the request; the pipeline reports it as ``ApiError/pluginFailed(plugin:error:)``.

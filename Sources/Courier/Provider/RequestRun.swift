@@ -19,6 +19,9 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// What the provider's observing plugins follow of this request, or `nil` when it has none.
     let observation: RequestObservation?
 
+    /// Where the body goes and who hears of progress, for a download, a stream or a request with progress reports.
+    let transfer: TransferPlan?
+
     private struct Progress {
         var delivered = false
         var firstSentAt: ContinuousClock.Instant?
@@ -36,9 +39,11 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         handle: CancellableRequest,
         deliveryQueue: DispatchQueue?,
         observation: RequestObservation?,
+        transfer: TransferPlan? = nil,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
         self.observation = observation
+        self.transfer = transfer
         self.endpoint = endpoint
         self.request = built.request
         self.bodyFile = built.bodyFile
@@ -50,13 +55,19 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// Delivers the outcome, the first time only: a cancellation and a late answer may race to it. Once the request
     /// was cancelled, the outcome is the cancellation, whatever a hook interrupted by it made of it.
     func finish(_ exchange: Exchange) {
-        var exchange = handle.isCancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
+        let cancelled = handle.isCancelled
+        if cancelled { exchange.receiver?.discard() }
+        var exchange = cancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
         if let observation { exchange.observation = observation }
         let isFirst = progress.withLock { progress in
             defer { progress.delivered = true }
             return !progress.delivered
         }
-        guard isFirst else { return }
+        guard isFirst else {
+            // A late answer after a cancellation: what it holds goes nowhere.
+            exchange.receiver?.discard()
+            return
+        }
         // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
         bodyFile?.removeIfTemporary()
         handle.finish()

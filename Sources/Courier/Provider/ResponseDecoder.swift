@@ -54,8 +54,9 @@ enum ResponseDecoder {
         }
     }
 
-    private static func mapTransportError<ClientErrorType>(_ error: Error) -> ApiError<ClientErrorType> {
+    static func mapTransportError<ClientErrorType>(_ error: Error) -> ApiError<ClientErrorType> {
         if let invalid = error as? InvalidRequestError { return .invalidRequest(reason: invalid.reason) }
+        if let fileError = error as? FileError { return .fileError(url: fileError.url, error: fileError.error) }
         if let failure = error as? PluginFailure { return .pluginFailed(plugin: failure.plugin, error: failure.error) }
         if let tooLarge = error as? ResponseBodyTooLargeError { return .responseBodyTooLarge(limit: tooLarge.limit) }
         if let missing = error as? MissingMockedResponseError {

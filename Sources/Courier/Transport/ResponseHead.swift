@@ -33,6 +33,22 @@ struct ResponseHead: Sendable {
         storage = Locked(.parts(url: url, httpVersion: httpVersion, headerFields: headerFields))
     }
 
+    /// The header fields, from the parts or from the response.
+    var headerFields: [String: String] {
+        storage.withLock { storage in
+            switch storage {
+            case .parts(_, _, let headerFields):
+                return headerFields
+            case .made(let response):
+                var fields: [String: String] = [:]
+                for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+                    if let name = name as? String, let value = value as? String { fields[name] = value }
+                }
+                return fields
+            }
+        }
+    }
+
     /// The response, made on the first call; `nil` only if Foundation refuses to make one from the parts.
     var response: URLResponse? {
         storage.withLock { storage in

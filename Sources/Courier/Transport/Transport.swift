@@ -44,12 +44,25 @@ public struct TransportOptions: Sendable {
     public var timeout: Duration?
     /// The most response body bytes kept.
     public var maximumResponseBodySize: Int
+    /// Where the response body goes piece by piece instead of being collected, or `nil` to collect it.
+    public var responseBodyReceiver: (any ResponseBodyReceiver)?
+    /// Told how many bytes of the request body have been sent so far, and how many there are when that is known;
+    /// `nil` when nobody asks.
+    public var uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
 
     /// Creates options.
-    public init(bodyFile: URL? = nil, timeout: Duration? = nil, maximumResponseBodySize: Int = .max) {
+    public init(
+        bodyFile: URL? = nil,
+        timeout: Duration? = nil,
+        maximumResponseBodySize: Int = .max,
+        responseBodyReceiver: (any ResponseBodyReceiver)? = nil,
+        uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil
+    ) {
         self.bodyFile = bodyFile
         self.timeout = timeout
         self.maximumResponseBodySize = maximumResponseBodySize
+        self.responseBodyReceiver = responseBodyReceiver
+        self.uploadProgress = uploadProgress
     }
 }
 
@@ -63,6 +76,11 @@ public struct TransportResponse: Sendable {
     /// The response, with its status and headers; one made from parts is made on first use (and `nil` only if
     /// Foundation refuses those parts).
     public var response: HTTPURLResponse? { head.response as? HTTPURLResponse }
+
+    init(head: ResponseHead, body: Data) {
+        self.head = head
+        self.body = body
+    }
 
     /// Creates a response from one that exists already.
     public init(response: HTTPURLResponse, body: Data) {

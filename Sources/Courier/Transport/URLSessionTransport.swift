@@ -59,7 +59,7 @@ public final class URLSessionTransport: Transport {
         } else {
             task = session.dataTask(with: request)
         }
-        delegate.register(task, maximumBodySize: options.maximumResponseBodySize) { data, response, error in
+        delegate.register(task, options: options) { data, response, error in
             if let error { return completion(.failure(error)) }
             guard let response = response as? HTTPURLResponse else {
                 return completion(.failure(URLError(.badServerResponse)))

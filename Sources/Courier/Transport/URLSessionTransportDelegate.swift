@@ -11,6 +11,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private struct Transfer {
         let completion: Completion
         let maximumBodySize: Int
+        /// Takes the body instead of `body` when set.
+        let receiver: (any ResponseBodyReceiver)?
+        let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
         var body = Data()
         var refusedAuthenticationChallenge = false
     }
@@ -20,10 +23,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// The headers that identify the user to the original origin and must not follow a redirect elsewhere.
     private static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
-    func register(_ task: URLSessionTask, maximumBodySize: Int, completion: @escaping Completion) {
-        transfers.withLock {
-            $0[task.taskIdentifier] = Transfer(completion: completion, maximumBodySize: maximumBodySize)
-        }
+    func register(_ task: URLSessionTask, options: TransportOptions, completion: @escaping Completion) {
+        let transfer = Transfer(
+            completion: completion,
+            maximumBodySize: options.maximumResponseBodySize,
+            receiver: options.responseBodyReceiver,
+            uploadProgress: options.uploadProgress
+        )
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
     /// Delivers `reason` as `task`'s outcome at once, unless it has already ended, then cancels the task.
@@ -43,8 +50,23 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        let (limit, receiver) = transfers.withLock {
+            ($0[dataTask.taskIdentifier]?.maximumBodySize ?? .max, $0[dataTask.taskIdentifier]?.receiver)
+        }
+        if let receiver {
+            do {
+                try receiver.receiveHead(
+                    statusCode: (response as? HTTPURLResponse)?.statusCode ?? 0,
+                    headerFields: Self.headerFields(of: response)
+                )
+                completionHandler(.allow)
+            } catch {
+                completionHandler(.cancel)
+                stop(dataTask, because: error)
+            }
+            return
+        }
         // A length announced up front is refused before a byte of the body is read.
-        let limit = transfers.withLock { $0[dataTask.taskIdentifier]?.maximumBodySize } ?? .max
         if response.expectedContentLength > Int64(limit) {
             completionHandler(.cancel)
             stop(dataTask, because: ResponseBodyTooLargeError(limit: limit))
@@ -59,6 +81,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if let receiver = transfers.withLock({ $0[dataTask.taskIdentifier]?.receiver }) {
+            // On the delegate queue, one part at a time; the session cannot be paused, so `readMore` is not awaited.
+            do {
+                try receiver.receive(data, readMore: {})
+            } catch {
+                stop(dataTask, because: error)
+            }
+            return
+        }
         // Counted as delivered, i.e. after any decompression, so a small compressed body that inflates past the
         // limit is refused too; the bytes past the limit are never kept.
         let tooLarge = transfers.withLock { transfers -> Error? in
@@ -82,6 +113,17 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let error = transfer.refusedAuthenticationChallenge && response != nil ? nil : error
         let body = error == nil ? transfer.body : nil
         transfer.completion(body, error == nil ? response : nil, error)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard let report = transfers.withLock({ $0[task.taskIdentifier]?.uploadProgress }) else { return }
+        report(totalBytesSent, totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
     }
 
     func urlSession(
@@ -120,6 +162,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // Apple's URLSession delivers the 401 as the response when no credential is offered.
         completionHandler(.performDefaultHandling, nil)
         #endif
+    }
+
+    /// The response's header fields as names and values; Foundation has joined repeated ones with commas.
+    private static func headerFields(of response: URLResponse) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return fields
     }
 
     private static func origin(of url: URL?) -> String? {

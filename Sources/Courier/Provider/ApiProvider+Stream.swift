@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ApiProvider {
+    /// Sends the request for `endpoint` and returns as soon as the status and headers have arrived, with the body
+    /// to read as it arrives: for answers too large to hold, or that never end (a log tail, newline-delimited JSON,
+    /// Server-Sent Events).
+    ///
+    /// An answer that is not 2xx is read whole (up to the endpoint's ``Endpoint/maximumResponseBodySize``) and
+    /// fails with the same ``ApiError`` as ``response(on:decodeBodyTo:)`` gives, its body decoded as the client
+    /// error. The plugins see the request as for any other; their `process` judges the answer at its head (so a
+    /// retry or a token refresh happens before the first byte of a 2xx body is handed over), and their
+    /// `didPerformRequest` gets no body for a 2xx answer.
+    ///
+    /// The endpoint's ``Endpoint/timeout`` is the longest wait for the head and then between two parts of the body
+    /// (a reader that holds the body back does not count); `timeout` bounds the whole exchange, from sending to the
+    /// last byte, and is `nil` (no limit) by default. Cancelling the awaiting task before the head arrives cancels
+    /// the request; afterwards, cancelling the task that reads the body, or ending the reading early, stops it.
+    public func stream(
+        on endpoint: EndpointType,
+        timeout: Duration? = nil
+    ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
+        await stream(on: endpoint, timeout: timeout, headers: [:])
+    }
+
+    func stream(
+        on endpoint: EndpointType,
+        timeout: Duration?,
+        headers: [String: String]
+    ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
+        let plan = TransferPlan(
+            destination: .stream,
+            progress: nil,
+            headers: headers,
+            idleTimeout: endpoint.timeout,
+            overallTimeout: timeout
+        )
+        let handle = CancellableRequest()
+        let exchange = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                start(endpoint, transfer: plan, handle: handle) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+        let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>
+        guard case .success = result else {
+            exchange.receiver?.discard()
+            return .failure(result.failure ?? .noResponseReceived(error: nil))
+        }
+        guard let buffer = exchange.receiver?.stream, let response = exchange.response as? HTTPURLResponse else {
+            exchange.receiver?.discard()
+            return .failure(.noResponseReceived(error: exchange.error))
+        }
+        return .success(
+            StreamedResponse(
+                response: response,
+                chunks: ResponseChunks(reader: StreamReader(buffer: buffer)),
+                maximumLineLength: endpoint.maximumResponseBodySize
+            )
+        )
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        guard case .failure(let failure) = self else { return nil }
+        return failure
+    }
+}

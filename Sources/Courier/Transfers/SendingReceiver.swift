@@ -1,0 +1,266 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Takes one sending's response body for a ``TransferPlan``: a 2xx body goes where the plan says (memory, a file, the
+/// caller's stream), any other answer's body is collected in memory up to the endpoint's limit, so that it still
+/// decodes as the endpoint's client error. It also keeps a file's or a stream's timeouts, and hands the sending's
+/// outcome to the pipeline once.
+final class SendingReceiver: ResponseBodyReceiver {
+    let plan: TransferPlan
+    private let request: URLRequest
+    private let uploadSize: Int64?
+    private let collectLimit: Int
+    /// A mocked answer: its file is written on the scheduler's thread, before the scheduler's `advance` returns.
+    private let mocked: Bool
+    private let deliver: @Sendable (Exchange) -> Void
+
+    private enum Phase {
+        case waiting
+        case collecting(Data)
+        case writing(FileWriter)
+        case streaming(ChunkBuffer)
+    }
+
+    private struct State {
+        var phase = Phase.waiting
+        var head: ResponseHead?
+        /// Why Courier stopped the exchange (a timeout, a size limit, the caller); wins over what the transport says.
+        var stopReason: Error?
+        var cancelTransport: (@Sendable () -> Void)?
+        var lastActivity = ContinuousClock.now
+        var ended = false
+    }
+
+    private let state = Locked(State())
+
+    init(
+        plan: TransferPlan,
+        request: URLRequest,
+        uploadSize: Int64?,
+        collectLimit: Int,
+        mocked: Bool,
+        deliver: @escaping @Sendable (Exchange) -> Void
+    ) {
+        self.mocked = mocked
+        self.plan = plan
+        self.request = request
+        self.uploadSize = uploadSize
+        self.collectLimit = collectLimit
+        self.deliver = deliver
+    }
+
+    /// The chunks of a streamed 2xx body, once its head has arrived.
+    var stream: ChunkBuffer? {
+        state.withLock { state in
+            if case .streaming(let buffer) = state.phase { return buffer }
+            return nil
+        }
+    }
+
+    // MARK: From the transport
+
+    func receiveHead(statusCode: Int, headerFields: [String: String]) throws {
+        // Stopped already (cancelled, timed out): no file is opened, no stream handed over.
+        if let reason = state.withLock({ $0.stopReason }) { throw reason }
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headerFields)
+        var phase = Phase.collecting(Data())
+        var offset: Int64 = 0
+        var expected = Self.contentLength(in: headerFields)
+        if (200..<300).contains(statusCode) {
+            // A server answers 2xx once it has the request body: the upload is whole, whether or not the transport
+            // reported its last bytes.
+            if let uploadSize { plan.uploadMeter?.set(completed: uploadSize, expected: uploadSize) }
+            switch plan.destination {
+            case .memory:
+                if let expected, expected > Int64(collectLimit) { throw ResponseBodyTooLargeError(limit: collectLimit) }
+            case .file(let download):
+                let writer = try download.open(
+                    statusCode: statusCode,
+                    headerFields: headerFields,
+                    url: request.url,
+                    inline: mocked
+                )
+                offset = writer.offset
+                expected = writer.expectedSize
+                phase = .writing(writer)
+            case .stream:
+                phase = .streaming(ChunkBuffer(stop: { [weak self] in self?.stop(because: URLError(.cancelled)) }))
+            }
+        } else if let expected, expected > Int64(collectLimit) {
+            throw ResponseBodyTooLargeError(limit: collectLimit)
+        }
+        state.withLock { state in
+            state.phase = phase
+            state.head = head
+            state.lastActivity = .now
+        }
+        plan.downloadMeter?.restart(at: offset, expected: expected.map { $0 + offset })
+        if case .streaming = phase {
+            // The caller gets the status and headers now; the body follows through the stream.
+            var exchange = Exchange(request: request, head: head)
+            exchange.receiver = self
+            deliver(exchange)
+        }
+    }
+
+    func receive(_ part: Data, readMore: @escaping @Sendable () -> Void) throws {
+        let phase = try state.withLock { state -> Phase in
+            state.lastActivity = .now
+            if case .collecting(var body) = state.phase {
+                guard body.count + part.count <= collectLimit else { throw ResponseBodyTooLargeError(limit: collectLimit) }
+                // Out of the state first, so that appending does not copy the body.
+                state.phase = .waiting
+                body.append(part)
+                state.phase = .collecting(body)
+            }
+            return state.phase
+        }
+        switch phase {
+        case .waiting, .collecting:
+            readMore()
+        case .writing(let writer):
+            try writer.write(part, then: readMore)
+        case .streaming(let buffer):
+            buffer.push(part, then: readMore)
+        }
+        plan.downloadMeter?.add(part.count)
+    }
+
+    /// What the transport delivered at the end: hands the sending's outcome to the pipeline, unless a streamed body
+    /// was handed over at its head already, which then ends.
+    func transportEnded(_ result: Result<TransportResponse, any Error>) {
+        if case .success(let response) = result, let statusCode = response.head.statusCode, isWaiting {
+            // A whole answer without a head before it: a mocked one, or a transport that collects bodies itself.
+            do {
+                try receiveHead(statusCode: statusCode, headerFields: response.head.headerFields)
+                if !response.body.isEmpty { try receive(response.body, readMore: {}) }
+            } catch {
+                state.withLock { state in
+                    if state.stopReason == nil { state.stopReason = error }
+                }
+            }
+        }
+        let (phase, stopReason) = state.withLock { state in
+            state.ended = true
+            return (state.phase, state.stopReason)
+        }
+        let head: ResponseHead?
+        let failure: Error?
+        switch result {
+        case .success(let response):
+            head = response.head
+            failure = stopReason
+        case .failure(let error):
+            head = nil
+            failure = stopReason ?? error
+        }
+        switch phase {
+        case .waiting:
+            deliver(Exchange(request: request, head: failure == nil ? head : nil, error: failure ?? URLError(.badServerResponse)))
+        case .collecting(let body):
+            deliver(Exchange(request: request, data: failure == nil ? body : nil, head: head, error: failure))
+        case .writing(let writer):
+            writer.close { writeError in
+                var exchange = Exchange(request: self.request, head: head, error: failure ?? writeError)
+                exchange.receiver = self
+                self.deliver(exchange)
+            }
+        case .streaming(let buffer):
+            buffer.finish(throwing: failure)
+        }
+    }
+
+    /// Once the transport's cancel action is known: a stop asked for before then is carried out now.
+    /// - Parameter keepingTime: Whether the idle and overall timeouts run (not for a mocked answer, which comes on
+    ///   its scheduler's time).
+    func attach(cancel: @escaping @Sendable () -> Void, keepingTime: Bool) {
+        let stopNow = state.withLock { state in
+            state.cancelTransport = cancel
+            return state.stopReason != nil
+        }
+        if stopNow { cancel() }
+        guard keepingTime else { return }
+        watchIdle()
+        if let overall = plan.overallTimeout {
+            DispatchQueueScheduler(queue: .global()).schedule(after: overall) { [weak self] in
+                self?.stop(because: URLError(.timedOut))
+            }
+        }
+    }
+
+    /// Stops the exchange, with `reason` as its outcome, unless it has ended.
+    func stop(because reason: Error) {
+        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.ended, state.stopReason == nil else { return nil }
+            state.stopReason = reason
+            return state.cancelTransport
+        }
+        cancel?()
+    }
+
+    /// The sending's outcome will not reach the caller (a retry, a later failure, a cancellation): stops what is
+    /// still running and leaves no file that nobody asked to keep.
+    func discard() {
+        stop(because: URLError(.cancelled))
+        // The file itself is the download's to keep or delete, once its outcome is known: the next sending may
+        // be writing it already.
+        switch state.withLock({ $0.phase }) {
+        case .writing(let writer): writer.close { _ in }
+        case .streaming(let buffer): buffer.cancel()
+        case .waiting, .collecting: break
+        }
+    }
+
+    /// The file writer of a 2xx download, once its head has arrived.
+    var writer: FileWriter? {
+        state.withLock { state in
+            if case .writing(let writer) = state.phase { return writer }
+            return nil
+        }
+    }
+
+    private var isWaiting: Bool {
+        state.withLock { state in
+            if case .waiting = state.phase { return true }
+            return false
+        }
+    }
+
+    // MARK: Timeouts
+
+    /// A file or a stream fails when nothing arrives for the idle timeout; a reader that holds the stream back does
+    /// not count as the server's silence.
+    private func watchIdle(after delay: Duration? = nil) {
+        guard let timeout = plan.idleTimeout else { return }
+        DispatchQueueScheduler(queue: .global()).schedule(after: delay ?? timeout) { [weak self] in
+            guard let self else { return }
+            let (ended, lastActivity, buffer) = state.withLock { state -> (Bool, ContinuousClock.Instant, ChunkBuffer?) in
+                if case .streaming(let buffer) = state.phase { return (state.ended, state.lastActivity, buffer) }
+                return (state.ended, state.lastActivity, nil)
+            }
+            guard !ended else { return }
+            let quiet = lastActivity.duration(to: .now)
+            if quiet >= timeout && buffer?.isHoldingBack != true {
+                stop(because: URLError(.timedOut))
+            } else {
+                watchIdle(after: max(timeout - quiet, .milliseconds(10)))
+            }
+        }
+    }
+
+    private static func contentLength(in fields: [String: String]) -> Int64? {
+        // A compressed body arrives decompressed: its announced length says nothing about what is received.
+        let encoding = field("Content-Encoding", in: fields)?.lowercased()
+        guard encoding == nil || encoding == "identity" else { return nil }
+        return field("Content-Length", in: fields).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    static func field(_ name: String, in fields: [String: String]) -> String? {
+        if let value = fields[name] { return value }
+        return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

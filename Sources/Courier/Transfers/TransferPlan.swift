@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a request asks of the pipeline beyond an ordinary one: where its response body goes, who hears of its
+/// progress, and how its timeouts count.
+struct TransferPlan: Sendable {
+    enum Destination: Sendable {
+        /// Collected in memory, as for an ordinary request: for progress reports.
+        case memory
+        /// Written to a file (see ``FileDownload``).
+        case file(FileDownload)
+        /// Handed to the caller part by part as it arrives, from the head on.
+        case stream
+    }
+
+    let destination: Destination
+    let uploadMeter: ProgressMeter?
+    let downloadMeter: ProgressMeter?
+    /// Added to the request before the plugins see it, e.g. `Last-Event-ID`.
+    var headers: [String: String] = [:]
+    /// For a file or a stream: the longest wait for the head, and between two parts of the body.
+    var idleTimeout: Duration?
+    /// For a file or a stream: the longest the whole exchange may take.
+    var overallTimeout: Duration?
+
+    init(
+        destination: Destination,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        headers: [String: String] = [:],
+        idleTimeout: Duration? = nil,
+        overallTimeout: Duration? = nil
+    ) {
+        self.destination = destination
+        uploadMeter = progress.map { ProgressMeter(.upload, report: $0) }
+        downloadMeter = progress.map { ProgressMeter(.download, report: $0) }
+        self.headers = headers
+        self.idleTimeout = idleTimeout
+        self.overallTimeout = overallTimeout
+    }
+
+    /// The transport's own timeout: the endpoint's for a body in memory; for a file or a stream, the receiver keeps
+    /// the time instead, because the endpoint's timeout counts between parts there, not to the last byte.
+    func transportTimeout(endpointTimeout: Duration?) -> Duration? {
+        if case .memory = destination { return endpointTimeout }
+        return nil
+    }
+
+    /// Ends the progress reports, once the request's outcome is known.
+    func end(succeeded: Bool) {
+        uploadMeter?.end(succeeded: succeeded)
+        downloadMeter?.end(succeeded: succeeded)
+    }
+}

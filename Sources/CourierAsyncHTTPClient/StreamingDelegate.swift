@@ -1,0 +1,108 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+/// An exchange whose body goes to a ``ResponseBodyReceiver`` as it arrives, or whose upload is reported: the
+/// client reads the next part of the body only once the receiver asks for more, so a slow reader slows the
+/// connection instead of filling memory.
+final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
+    typealias Response = TransportResponse
+
+    private let url: URL
+    private let receiver: (any ResponseBodyReceiver)?
+    private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
+    private let uploadSize: Int64?
+    private let maximumBodySize: Int
+
+    private struct State {
+        var sent: Int64 = 0
+        var head: HTTPResponseHead?
+        var fields: [String: String] = [:]
+        /// Without a receiver: the body, collected up to the limit.
+        var body = Data()
+        /// What the receiver threw, delivered as it is rather than as a transport error.
+        var receiverError: (any Error)?
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    init(url: URL, options: TransportOptions, uploadSize: Int64?) {
+        self.url = url
+        receiver = options.responseBodyReceiver
+        uploadProgress = options.uploadProgress
+        self.uploadSize = uploadSize
+        maximumBodySize = options.maximumResponseBodySize
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<TransportResponse>, _ part: IOData) {
+        guard let uploadProgress else { return }
+        let sent = state.withLockedValue { state in
+            state.sent += Int64(part.readableBytes)
+            return state.sent
+        }
+        uploadProgress(sent, uploadSize)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        var fields: [String: String] = [:]
+        for (name, value) in head.headers {
+            // As URLSession does: repeated fields joined with commas.
+            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+        }
+        state.withLockedValue { state in
+            state.head = head
+            state.fields = fields
+        }
+        do {
+            try receiver?.receiveHead(statusCode: Int(head.status.code), headerFields: fields)
+        } catch {
+            fail(task, because: error)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let receiver else {
+            let tooLarge = state.withLockedValue { state -> Bool in
+                guard state.body.count + buffer.readableBytes <= maximumBodySize else { return true }
+                state.body.append(contentsOf: buffer.readableBytesView)
+                return false
+            }
+            if tooLarge { task.fail(reason: ResponseBodyTooLargeError(limit: maximumBodySize)) }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        let readMore = task.eventLoop.makePromise(of: Void.self)
+        do {
+            try receiver.receive(Data(buffer.readableBytesView)) { readMore.succeed() }
+        } catch {
+            readMore.succeed()
+            fail(task, because: error)
+        }
+        return readMore.futureResult
+    }
+
+    /// What the receiver threw, if it stopped the exchange.
+    var receiverError: (any Error)? { state.withLockedValue { $0.receiverError } }
+
+    private func fail(_ task: HTTPClient.Task<TransportResponse>, because error: any Error) {
+        state.withLockedValue { state in
+            if state.receiverError == nil { state.receiverError = error }
+        }
+        task.fail(reason: error)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {
+        let (head, fields, body) = state.withLockedValue { ($0.head, $0.fields, $0.body) }
+        guard let head else { throw URLError(.badServerResponse) }
+        return TransportResponse(
+            url: url,
+            statusCode: Int(head.status.code),
+            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
+            headerFields: fields,
+            body: body
+        )
+    }
+}
