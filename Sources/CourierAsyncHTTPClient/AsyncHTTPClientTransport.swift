@@ -69,7 +69,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let limit = options.maximumResponseBodySize
         let outgoing: HTTPClient.Request
         do {
-            outgoing = try clientRequest(for: request, bodyFile: options.bodyFile)
+            outgoing = try clientRequest(for: request, bodyFile: options.bodyFile, reportingUpload: options.uploadProgress != nil)
         } catch {
             outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
             return {}
@@ -108,7 +108,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The most `ResponseAccumulator` can hold (a `ByteBuffer` counts in 32 bits); a larger limit becomes this one.
     private static let largestAccumulatedBody = Int(UInt32.max)
 
-    private func clientRequest(for request: URLRequest, bodyFile: URL?) throws -> HTTPClient.Request {
+    private func clientRequest(for request: URLRequest, bodyFile: URL?, reportingUpload: Bool) throws -> HTTPClient.Request {
         guard let url = request.url else { throw URLError(.badURL) }
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
@@ -118,7 +118,7 @@ public final class AsyncHTTPClientTransport: Transport {
             url: url,
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             headers: headers,
-            body: try body(of: request, file: bodyFile)
+            body: try body(of: request, file: bodyFile, sliced: reportingUpload)
         )
     }
 
@@ -146,7 +146,15 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// The request's own body, or the file streamed in chunks with its length announced.
-    private func body(of request: URLRequest, file: URL?) throws -> HTTPClient.Body? {
+    /// - Parameter sliced: Whether a body in memory goes out in parts, so that its upload progress is reported as
+    ///   it is sent rather than once when it all has been.
+    private func body(of request: URLRequest, file: URL?, sliced: Bool) throws -> HTTPClient.Body? {
+        if let data = request.httpBody, sliced, data.count > FileChunks.progressSliceSize {
+            let eventLoop = client.eventLoopGroup.next()
+            return .stream(contentLength: Int64(data.count)) { writer in
+                FileChunks.write(data, inSlicesTo: writer, on: eventLoop)
+            }
+        }
         if let data = request.httpBody { return .byteBuffer(ByteBuffer(bytes: data)) }
         if let stream = request.httpBodyStream { return .byteBuffer(ByteBuffer(bytes: try FileChunks.readAll(stream))) }
         guard let file else { return nil }

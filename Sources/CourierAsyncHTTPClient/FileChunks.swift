@@ -50,6 +50,25 @@ struct FileChunks: Sendable {
         }
     }
 
+    /// How large the parts of a body in memory are when its upload is reported.
+    static let progressSliceSize = 64 * 1024
+
+    /// Writes `data` in parts of ``progressSliceSize``, each once the one before is written.
+    static func write(
+        _ data: Data,
+        inSlicesTo writer: HTTPClient.Body.StreamWriter,
+        on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Void> {
+        var written = eventLoop.makeSucceededVoidFuture()
+        var start = data.startIndex
+        while start < data.endIndex {
+            let slice = data[start..<min(start + progressSliceSize, data.endIndex)]
+            written = written.flatMap { writer.write(.byteBuffer(ByteBuffer(bytes: slice))) }
+            start = slice.endIndex
+        }
+        return written
+    }
+
     /// A body stream a plugin set, read whole.
     static func readAll(_ stream: InputStream) throws -> Data {
         var data = Data()

@@ -65,7 +65,8 @@ final class ProgressMeter: Sendable {
             let step = state.expected.map { max(Self.smallestStep, $0 / 100) } ?? Self.unknownSizeStep
             let quiet = state.lastReportedAt.map { $0.duration(to: now) >= Self.longestQuiet } ?? true
             let isLast = state.expected.map { state.completed >= $0 } ?? false
-            guard state.completed - state.lastReported >= step || isLast || (quiet && state.completed > state.lastReported)
+            guard state.completed > state.lastReported,
+                state.completed - state.lastReported >= step || isLast || quiet
             else { return nil }
             state.lastReported = state.completed
             state.lastReportedAt = now

@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import CourierTestServer
 import Foundation
 
@@ -94,7 +94,13 @@ struct TemporaryDirectory {
     }
 }
 
-/// The bytes `/file?size=` sends.
+/// The bytes `/file?size=` sends; made once per size, since many tests compare against the same few.
 func generatedFile(size: Int) -> Data {
-    Data((0..<Int64(size)).map { TestServer.generatedFileByte(at: $0) })
+    generatedFiles.value(for: size) {
+        var bytes = [UInt8](repeating: 0, count: size)
+        for index in bytes.indices { bytes[index] = TestServer.generatedFileByte(at: Int64(index)) }
+        return Data(bytes)
+    }
 }
+
+private let generatedFiles = Locked<[Int: Data]>([:])
