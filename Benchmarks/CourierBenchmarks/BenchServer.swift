@@ -9,6 +9,23 @@ enum BenchServer {
         router.get("/tiny") { _, _ in response(Bodies.tiny) }
         router.get("/items/1k") { _, _ in response(Bodies.oneKilobyte) }
         router.get("/items/1m") { _, _ in response(Bodies.oneMegabyte) }
+        router.get("/stream/{bytes}") { _, context in
+            let count = Int(context.parameters.get("bytes") ?? "") ?? 0
+            let part = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(contentLength: count) { writer in
+                    var left = count
+                    while left > 0 {
+                        let length = min(left, part.readableBytes)
+                        try await writer.write(part.getSlice(at: 0, length: length) ?? part)
+                        left -= length
+                    }
+                    try await writer.finish(nil)
+                }
+            )
+        }
         var logger = Logger(label: "bench-server")
         logger.logLevel = .critical
         let app = Application(

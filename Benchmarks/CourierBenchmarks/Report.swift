@@ -227,3 +227,72 @@ extension Array {
         indices.contains(index) ? self[index] : nil
     }
 }
+
+extension Report {
+    static let transferBytes = 256 << 20
+    static let transferRuns = 3
+
+    static func transfers(port: Int) async throws {
+        print(
+            "## Streaming a large body, MB/s (\(transferBytes >> 20) MiB, medians of \(transferRuns) runs taking turns)\n"
+        )
+        let rates = try await Transfers.throughput(bytes: transferBytes, port: port, runs: transferRuns)
+        print("| client | MB/s | / raw client |")
+        print("| --- | --- | --- |")
+        for client in Transfers.Client.allCases {
+            let raw = client.rawValue.contains("URLSession") ? Transfers.Client.rawUrlSession : .rawAsyncHttpClient
+            let rate = rates[client] ?? 0
+            print(
+                "| \(client.rawValue) | \(String(format: "%.0f", rate)) | "
+                    + "\(ratio(rate / max(rates[raw] ?? 1, 1))) |"
+            )
+        }
+        print("")
+        _ = try downloadMemory(port: port, bytes: 1 << 30)
+    }
+
+    /// A 1 GB download to a file on each transport, each in a process of its own, beside raw URLSession reading the
+    /// same body into nothing: the growth of peak memory, and whether it is under 32 MB with progress rising to the
+    /// size.
+    ///
+    /// - Returns: Whether the guard holds: under 32 MB over AsyncHTTPClient, which reads only as fast as the file is
+    ///   written; under a quarter of the size over URLSession, which cannot be paused (the body never sits in memory
+    ///   whole, but what the disk has not taken yet does).
+    static func downloadMemory(port: Int, bytes: Int) throws -> Bool {
+        print("## Downloading \(bytes >> 20) MiB to a file: peak resident memory (a process per transport)\n")
+        print("| transport | peak before | peak after | growth | seconds | progress reports | met (< 32 MB) |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        var guardHolds = true
+        for transport in ["raw URLSession, no file", "urlSession", "asyncHTTPClient"] {
+            let raw = transport.hasPrefix("raw")
+            let (output, _) = try Measure.child(
+                ["download-memory", raw ? "urlSession" : transport, String(port), String(bytes)],
+                environment: raw ? ["COURIER_BENCH_RAW": "1"] : [:]
+            )
+            let fields = output.split(whereSeparator: \.isWhitespace).map(String.init)
+            func value(_ name: String) -> String { fields.firstIndex(of: name).map { fields[$0 + 1] } ?? "" }
+            let before = Int(value("before")) ?? 0
+            let after = Int(value("after")) ?? 0
+            let progress = fields.firstIndex(of: "progress").map { Array(fields[($0 + 1)...]) } ?? []
+            let reports = progress.first ?? "?"
+            let last = progress.count > 1 ? Int(progress[1]) ?? 0 : 0
+            let whole = last == bytes && (raw || value("monotone") == "true")
+            let met = after > 0 && after - before < 32 << 20 && whole
+            if !raw {
+                let bound = transport == "asyncHTTPClient" ? 32 << 20 : bytes / 4
+                guardHolds = guardHolds && after > 0 && after - before < bound && whole
+            }
+            print(
+                "| \(transport) | \(mebibytes(before)) | \(mebibytes(after)) | \(mebibytes(after - before)) | "
+                    + "\(String(format: "%.1f", Double(value("seconds")) ?? 0)) | "
+                    + "\(raw ? "none" : "\(reports), last \(last)") | \(met ? "yes" : "no") |"
+            )
+        }
+        print("")
+        return guardHolds
+    }
+
+    static func mebibytes(_ bytes: Int) -> String {
+        String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
+    }
+}

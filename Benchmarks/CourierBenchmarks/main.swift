@@ -51,6 +51,36 @@ case "big":
     for _ in 0..<100 where await operation() { succeeded += 1 }
     print("seconds \(Measure.seconds(start.duration(to: .now))) peak \(Measure.procStatus("VmHWM")) ok \(succeeded)")
 
+case "transfers":
+    // transfers: streaming throughput beside the raw clients, and a 1 GB download's memory on each transport.
+    let (server, port) = try Measure.startServer()
+    defer { server.terminate() }
+    try await Report.transfers(port: port)
+
+case "transfer":
+    // transfer <client number, 0-5> <port> <bytes> <times>: one client of the streaming table alone, for profiling.
+    let client = Transfers.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), 5)]
+    let start = ContinuousClock.now
+    let times = Int(arguments[4]) ?? 1
+    for _ in 0..<times { _ = try await Transfers.read(client, bytes: Int(arguments[3]) ?? 0, port: Int(arguments[2]) ?? 0) }
+    let megabytes = Double(times * (Int(arguments[3]) ?? 0)) / 1e6
+    print("\(client.rawValue): \(String(format: "%.0f", megabytes / Measure.seconds(start.duration(to: .now)))) MB/s")
+
+case "download-memory":
+    // download-memory <urlSession|asyncHTTPClient> <port> [bytes]: one download to a file in this process.
+    let bytes = arguments.count > 3 ? Int(arguments[3]) ?? (1 << 30) : 1 << 30
+    print(try await Transfers.downloadMemory(overUrlSession: arguments[1] == "urlSession", port: Int(arguments[2]) ?? 0, bytes: bytes))
+
+case "download-check":
+    // download-check [bytes]: fails unless a download of `bytes` (1 GB by default) to a file arrives whole with
+    // progress rising to the size, growing peak memory by less than 32 MB over AsyncHTTPClient and less than a
+    // quarter of the size over URLSession; run by .ci/run.
+    let (server, port) = try Measure.startServer()
+    let bytes = arguments.count > 1 ? Int(arguments[1]) ?? (1 << 30) : 1 << 30
+    let holds = try Report.downloadMemory(port: port, bytes: bytes)
+    server.terminate()
+    if !holds { exit(1) }
+
 case "soak":
     // soak <port> <count>: Courier over AsyncHTTPClient, 16 in flight; resident memory after a warm-up and at the end.
     print(try await Soak.run(port: Int(arguments[1]) ?? 0, total: Int(arguments[2]) ?? 150_000))

@@ -244,4 +244,49 @@ import FoundationNetworking
         }
         try await client.shutdown()
     }
+
+    /// A receiver takes the body in parts, after the head and before the end, and the upload is counted as sent.
+    @Test(arguments: TransportKind.allCases)
+    func aBodyReceiverGetsTheHeadThenThePartsAndTheUploadIsCounted(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let receiver = PartsReceiver()
+            let sent = Locked<[Int64]>([])
+            var request = URLRequest(url: server.baseUrl.appendingPathComponent("echo"))
+            request.httpMethod = "POST"
+            request.httpBody = Data(repeating: 1, count: 300_000)
+            let options = TransportOptions(
+                responseBodyReceiver: receiver,
+                uploadProgress: { count, _ in sent.withLock { $0.append(count) } }
+            )
+            let response = try await kind.withTransport { transport in
+                try await withCheckedThrowingContinuation { continuation in
+                    _ = transport.send(request, options: options) { continuation.resume(with: $0) }
+                }
+            }
+            #expect(response.body.isEmpty)
+            #expect(response.response?.statusCode == 200)
+            let events = receiver.events.withLock { $0 }
+            #expect(events.first == "head 200")
+            #expect(events.dropFirst().allSatisfy { $0.hasPrefix("part ") })
+            let echoed = try JSONDecoder().decode(ReceivedRequest.self, from: receiver.body.withLock { $0 })
+            #expect(echoed.body.count == 300_000)
+            #expect(sent.withLock { $0.last } == 300_000)
+        }
+    }
+}
+
+/// Records what a transport hands a ``ResponseBodyReceiver``, in order.
+final class PartsReceiver: ResponseBodyReceiver {
+    let events = Locked<[String]>([])
+    let body = Locked(Data())
+
+    func receiveHead(statusCode: Int, headerFields: [String: String]) throws {
+        events.withLock { $0.append("head \(statusCode)") }
+    }
+
+    func receive(_ part: Data, readMore: @escaping @Sendable () -> Void) throws {
+        events.withLock { $0.append("part \(part.count)") }
+        body.withLock { $0.append(part) }
+        readMore()
+    }
 }

@@ -138,7 +138,7 @@ extension PostsApi: Endpoint {
             print("rejected with \(statusCode): \(postsError?.message ?? "")")
         case .noResponseReceived, .cancelled:
             print("offline or cancelled")
-        default:  // also Courier's invalidRequest, responseBodyTooLarge and pluginFailed
+        default:  // also Courier's invalidRequest, responseBodyTooLarge, fileError and pluginFailed
             print(error.localizedDescription)
         }
         // end snippet

@@ -67,7 +67,8 @@ extension ApiProvider {
         )
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
         receiver.attach(cancel: cancel, keepingTime: true)
-        return cancel
+        // Through the receiver, so that a head arriving after the cancellation opens no file.
+        return { receiver.stop(because: URLError(.cancelled)) }
     }
 
     private func answer(
@@ -90,7 +91,7 @@ extension ApiProvider {
         }
         // A mocked answer comes on the scheduler's time: real-time timeouts would cut it short.
         receiver.attach(cancel: cancel, keepingTime: false)
-        return cancel
+        return { receiver.stop(because: URLError(.cancelled)) }
     }
 
     /// The request body's size: its own, or its file's; `nil` without a body.

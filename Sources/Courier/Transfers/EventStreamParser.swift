@@ -22,8 +22,10 @@ struct EventStreamParser: Sendable {
     /// The longest line kept; a longer one is cut there, so that an endless line cannot fill memory.
     let maximumLineLength: Int
 
-    init(maximumLineLength: Int = 16 * 1024 * 1024) {
+    /// - Parameter lastEventId: The last event ID of an earlier connection, which carries over to this one.
+    init(maximumLineLength: Int = 16 * 1024 * 1024, lastEventId: String = "") {
         self.maximumLineLength = maximumLineLength
+        self.lastEventId = lastEventId
     }
 
     /// The events that `part` completes.

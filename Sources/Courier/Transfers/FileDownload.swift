@@ -10,6 +10,8 @@ final class FileDownload: Sendable {
     /// Where the body is written until it is whole.
     let partialUrl: URL
     private let recordUrl: URL
+    /// Whether the download's outcome is known: a sending whose head arrives after that opens no file.
+    private let settled = Locked(false)
 
     /// What a resumable download keeps beside its partial file.
     private struct ResumeRecord: Codable {
@@ -40,6 +42,19 @@ final class FileDownload: Sendable {
     /// Opens the file for a 2xx answer: appending for a `206` that continues the partial file, from the start for
     /// anything else; `inline` writes on the calling thread (a mocked answer). Throws when the announced size is over the limit or the file cannot be written.
     func open(statusCode: Int, headerFields: [String: String], url: URL?, inline: Bool) throws -> FileWriter {
+        // Under the lock, so that the download cannot be settled (and its files deleted) while a file is opened.
+        try settled.withLock { settled in
+            if settled { throw URLError(.cancelled) }
+            return try openUnsettled(statusCode: statusCode, headerFields: headerFields, url: url, inline: inline)
+        }
+    }
+
+    private func openUnsettled(
+        statusCode: Int,
+        headerFields: [String: String],
+        url: URL?,
+        inline: Bool
+    ) throws -> FileWriter {
         let announced = SendingReceiver.field("Content-Length", in: headerFields).flatMap { Int64($0) }
         if statusCode == 206, let range = SendingReceiver.field("Content-Range", in: headerFields).flatMap(ContentRange.init) {
             let onDisk = Self.size(of: partialUrl) ?? 0
@@ -94,6 +109,7 @@ final class FileDownload: Sendable {
 
     /// Moves the whole file into place, replacing the destination in one step.
     func complete() throws {
+        settled.withLock { $0 = true }
         try fileError(destination) {
             if rename(partialUrl.path, destination.path) != 0 {
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -105,6 +121,7 @@ final class FileDownload: Sendable {
     /// The download did not complete: a resumable one with a record keeps its partial file; anything else is
     /// deleted.
     func abandon() {
+        settled.withLock { $0 = true }
         if options.resumable, readRecord() != nil, FileManager.default.fileExists(atPath: partialUrl.path) { return }
         try? FileManager.default.removeItem(at: partialUrl)
         removeRecord()
@@ -112,6 +129,7 @@ final class FileDownload: Sendable {
 
     /// Forgets a kept partial file, e.g. after the server refused its range.
     func forget() {
+        settled.withLock { $0 = true }
         try? FileManager.default.removeItem(at: partialUrl)
         removeRecord()
     }

@@ -3,15 +3,17 @@ public struct ServerSentEventChunks<ClientErrorType: Decodable & Sendable>: Asyn
     public typealias Element = ServerSentEvent
 
     let chunks: ResponseChunks<ClientErrorType>
+    /// The last event ID of an earlier connection, which carries over to this one.
+    var lastEventId = ""
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(chunks: chunks.makeAsyncIterator())
+        Iterator(chunks: chunks.makeAsyncIterator(), parser: EventStreamParser(lastEventId: lastEventId))
     }
 
     /// Reads the next event.
     public struct Iterator: AsyncIteratorProtocol {
         var chunks: ResponseChunks<ClientErrorType>.Iterator
-        var parser = EventStreamParser()
+        var parser: EventStreamParser
         var ready: [ServerSentEvent] = []
 
         /// The next event, or `nil` when the body ends.

@@ -65,7 +65,7 @@ public struct ServerSentEvents<EndpointType: Endpoint>: AsyncSequence, Sendable 
 
         private mutating func noteStreamEnd() {
             if let current {
-                if !current.lastEventId.isEmpty || !lastEventId.isEmpty { lastEventId = current.lastEventId }
+                lastEventId = current.lastEventId
                 if let milliseconds = current.reconnectionTime { reconnectionTime = .milliseconds(milliseconds) }
             }
             current = nil
@@ -86,7 +86,9 @@ public struct ServerSentEvents<EndpointType: Endpoint>: AsyncSequence, Sendable 
                     ended = true
                     return
                 }
-                current = streamed.events.makeAsyncIterator()
+                var events = streamed.events
+                events.lastEventId = lastEventId
+                current = events.makeAsyncIterator()
             case .failure(let error):
                 failedAttempts += 1
                 guard let reconnection, Self.isConnectionFailure(error) else { throw error }

@@ -2,9 +2,9 @@
 /// and ``ApiProvider/transferTask(on:decodeBodyTo:)``).
 ///
 /// ```swift
-/// let task = provider.downloadTask(on: .archive(id: 7), to: destination)
+/// let task = provider.downloadTask(on: .video(id: 7), to: destination)
 /// for await progress in task.progress {
-///     print(progress.fractionCompleted ?? 0)
+///     fractions.append(progress.fractionCompleted ?? 0)
 /// }
 /// let downloaded = try await task.result.get()
 /// ```

@@ -11,6 +11,24 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
+    /// Runs `body` with this transport itself, then releases what it opened.
+    func withTransport<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
+        switch self {
+        case .urlSession:
+            return try await body(URLSessionTransport())
+        case .asyncHTTPClient:
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            do {
+                let result = try await body(AsyncHTTPClientTransport(client: client))
+                try await client.shutdown()
+                return result
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+        }
+    }
+
     /// Runs `body` with a provider over this transport, then releases what the transport opened.
     func withProvider<EndpointType: Endpoint, Result>(
         _ endpointType: EndpointType.Type = EndpointType.self,
