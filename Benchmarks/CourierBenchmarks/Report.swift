@@ -16,6 +16,7 @@ enum Report {
         try await observability(port: port, duration: flightDuration)
         try bigBody(port: port)
         try soak(port: port)
+        try await transfers(port: port)
         print("\nRatios at a glance: \(flights)")
     }
 
@@ -270,7 +271,7 @@ extension Report {
                 environment: raw ? ["COURIER_BENCH_RAW": "1"] : [:]
             )
             let fields = output.split(whereSeparator: \.isWhitespace).map(String.init)
-            func value(_ name: String) -> String { fields.firstIndex(of: name).map { fields[$0 + 1] } ?? "" }
+            func value(_ name: String) -> String { fields.firstIndex(of: name).flatMap { fields[safe: $0 + 1] } ?? "" }
             let before = Int(value("before")) ?? 0
             let after = Int(value("after")) ?? 0
             let progress = fields.firstIndex(of: "progress").map { Array(fields[($0 + 1)...]) } ?? []

@@ -62,14 +62,22 @@ case "transfer":
     let client = Transfers.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), 5)]
     let start = ContinuousClock.now
     let times = Int(arguments[4]) ?? 1
-    for _ in 0..<times { _ = try await Transfers.read(client, bytes: Int(arguments[3]) ?? 0, port: Int(arguments[2]) ?? 0) }
+    for _ in 0..<times {
+        _ = try await Transfers.read(client, bytes: Int(arguments[3]) ?? 0, port: Int(arguments[2]) ?? 0)
+    }
     let megabytes = Double(times * (Int(arguments[3]) ?? 0)) / 1e6
     print("\(client.rawValue): \(String(format: "%.0f", megabytes / Measure.seconds(start.duration(to: .now)))) MB/s")
 
 case "download-memory":
     // download-memory <urlSession|asyncHTTPClient> <port> [bytes]: one download to a file in this process.
     let bytes = arguments.count > 3 ? Int(arguments[3]) ?? (1 << 30) : 1 << 30
-    print(try await Transfers.downloadMemory(overUrlSession: arguments[1] == "urlSession", port: Int(arguments[2]) ?? 0, bytes: bytes))
+    print(
+        try await Transfers.downloadMemory(
+            overUrlSession: arguments[1] == "urlSession",
+            port: Int(arguments[2]) ?? 0,
+            bytes: bytes
+        )
+    )
 
 case "download-check":
     // download-check [bytes]: fails unless a download of `bytes` (1 GB by default) to a file arrives whole with

@@ -69,21 +69,34 @@ public final class AsyncHTTPClientTransport: Transport {
         let limit = options.maximumResponseBodySize
         let outgoing: HTTPClient.Request
         do {
-            outgoing = try clientRequest(for: request, bodyFile: options.bodyFile, reportingUpload: options.uploadProgress != nil)
+            outgoing = try clientRequest(
+                for: request,
+                bodyFile: options.bodyFile,
+                reportingUpload: options.uploadProgress != nil
+            )
         } catch {
             outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
             return {}
         }
         let cancel: @Sendable () -> Void
         if options.responseBodyReceiver != nil || options.uploadProgress != nil {
-            let delegate = StreamingDelegate(url: outgoing.url, options: options, uploadSize: uploadSize(of: request, options))
+            let delegate = StreamingDelegate(
+                url: outgoing.url,
+                options: options,
+                uploadSize: uploadSize(of: request, options)
+            )
             let task = client.execute(request: outgoing, delegate: delegate)
             task.futureResult.whenComplete { result in
-                outcome.deliver(result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) })
+                outcome.deliver(
+                    result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) }
+                )
             }
             cancel = { task.cancel() }
         } else {
-            let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: min(limit, Self.largestAccumulatedBody))
+            let accumulator = ResponseAccumulator(
+                request: outgoing,
+                maxBodySize: min(limit, Self.largestAccumulatedBody)
+            )
             let task = client.execute(request: outgoing, delegate: accumulator)
             task.futureResult.whenComplete { result in
                 switch result {
@@ -108,7 +121,11 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The most `ResponseAccumulator` can hold (a `ByteBuffer` counts in 32 bits); a larger limit becomes this one.
     private static let largestAccumulatedBody = Int(UInt32.max)
 
-    private func clientRequest(for request: URLRequest, bodyFile: URL?, reportingUpload: Bool) throws -> HTTPClient.Request {
+    private func clientRequest(
+        for request: URLRequest,
+        bodyFile: URL?,
+        reportingUpload: Bool
+    ) throws -> HTTPClient.Request {
         guard let url = request.url else { throw URLError(.badURL) }
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {

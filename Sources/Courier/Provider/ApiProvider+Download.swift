@@ -103,7 +103,8 @@ extension ApiProvider {
             guard let response = exchange.response as? HTTPURLResponse, let writer else {
                 return .failure(.noResponseReceived(error: nil))
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: download.destination.path)[.size] as? NSNumber)
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: download.destination.path)[.size] as? NSNumber)
             return .success(
                 DownloadedFile(
                     fileUrl: download.destination,

@@ -41,7 +41,14 @@ extension ApiProvider {
             case .network(let transport):
                 return send(request, over: transport, receiver: receiver, of: run)
             case .mocks(let behavior):
-                return answer(request, with: behavior, receiver: receiver, uploadSize: uploadSize, of: run, mockClockAtStart)
+                return answer(
+                    request,
+                    with: behavior,
+                    receiver: receiver,
+                    uploadSize: uploadSize,
+                    of: run,
+                    mockClockAtStart
+                )
             }
         }
         if !began { run.finishCancelled(request) }

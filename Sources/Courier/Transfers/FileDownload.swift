@@ -56,12 +56,16 @@ final class FileDownload: Sendable {
         inline: Bool
     ) throws -> FileWriter {
         let announced = SendingReceiver.field("Content-Length", in: headerFields).flatMap { Int64($0) }
-        if statusCode == 206, let range = SendingReceiver.field("Content-Range", in: headerFields).flatMap(ContentRange.init) {
+        if statusCode == 206,
+            let range = SendingReceiver.field("Content-Range", in: headerFields).flatMap(ContentRange.init)
+        {
             let onDisk = Self.size(of: partialUrl) ?? 0
             guard range.start == 0 || (options.resumable && range.start <= onDisk) else {
                 throw URLError(
                     .badServerResponse,
-                    userInfo: [NSLocalizedDescriptionKey: "A 206 answer from byte \(range.start), with \(onDisk) bytes on disk"]
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "A 206 answer from byte \(range.start), with \(onDisk) bytes on disk"
+                    ]
                 )
             }
             let total = range.total ?? announced.map { range.start + $0 }

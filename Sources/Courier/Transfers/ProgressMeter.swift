@@ -70,7 +70,11 @@ final class ProgressMeter: Sendable {
             else { return nil }
             state.lastReported = state.completed
             state.lastReportedAt = now
-            return TransferProgress(direction: direction, completedBytes: state.completed, expectedBytes: state.expected)
+            return TransferProgress(
+                direction: direction,
+                completedBytes: state.completed,
+                expectedBytes: state.expected
+            )
         }
         if let progress { report(progress) }
     }

@@ -111,7 +111,9 @@ final class SendingReceiver: ResponseBodyReceiver {
         let phase = try state.withLock { state -> Phase in
             state.lastActivity = .now
             if case .collecting(var body) = state.phase {
-                guard body.count + part.count <= collectLimit else { throw ResponseBodyTooLargeError(limit: collectLimit) }
+                guard body.count + part.count <= collectLimit else {
+                    throw ResponseBodyTooLargeError(limit: collectLimit)
+                }
                 // Out of the state first, so that appending does not copy the body.
                 state.phase = .waiting
                 body.append(part)
@@ -160,7 +162,13 @@ final class SendingReceiver: ResponseBodyReceiver {
         }
         switch phase {
         case .waiting:
-            deliver(Exchange(request: request, head: failure == nil ? head : nil, error: failure ?? URLError(.badServerResponse)))
+            deliver(
+                Exchange(
+                    request: request,
+                    head: failure == nil ? head : nil,
+                    error: failure ?? URLError(.badServerResponse)
+                )
+            )
         case .collecting(let body):
             deliver(Exchange(request: request, data: failure == nil ? body : nil, head: head, error: failure))
         case .writing(let writer):
@@ -238,7 +246,8 @@ final class SendingReceiver: ResponseBodyReceiver {
         guard let timeout = plan.idleTimeout else { return }
         DispatchQueueScheduler(queue: .global()).schedule(after: delay ?? timeout) { [weak self] in
             guard let self else { return }
-            let (ended, lastActivity, buffer) = state.withLock { state -> (Bool, ContinuousClock.Instant, ChunkBuffer?) in
+            let (ended, lastActivity, buffer) = state.withLock {
+                state -> (Bool, ContinuousClock.Instant, ChunkBuffer?) in
                 if case .streaming(let buffer) = state.phase { return (state.ended, state.lastActivity, buffer) }
                 return (state.ended, state.lastActivity, nil)
             }

@@ -19,7 +19,10 @@ public struct ServerSentEvent: Sendable, Hashable {
 
     /// The data decoded from JSON as `type`, e.g. with the endpoint's ``Endpoint/decoder``.
     /// - Throws: The decoder's `DecodingError` when it does not decode.
-    public func decodeData<Value: Decodable>(as type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws
+    public func decodeData<Value: Decodable>(
+        as type: Value.Type,
+        using decoder: JSONDecoder = JSONDecoder()
+    ) throws
         -> Value
     {
         try decoder.decode(type, from: Data(data.utf8))

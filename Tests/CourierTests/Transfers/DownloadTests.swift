@@ -38,7 +38,14 @@ import FoundationNetworking
                 #expect(reports.withLock { $0 }.allSatisfy { $0.direction == .download })
                 let counts = reports.withLock { $0.map(\.completedBytes) }
                 #expect(counts == counts.sorted())
-                #expect(reports.withLock { $0.last } == TransferProgress(direction: .download, completedBytes: Int64(Self.size), expectedBytes: Int64(Self.size)))
+                #expect(
+                    reports.withLock { $0.last }
+                        == TransferProgress(
+                            direction: .download,
+                            completedBytes: Int64(Self.size),
+                            expectedBytes: Int64(Self.size)
+                        )
+                )
                 // Rate-limited: about one report per hundredth, not one per network read.
                 #expect(counts.count <= 110)
                 #expect(counts.count >= 2)
@@ -97,7 +104,8 @@ import FoundationNetworking
                 let cutAt = Self.size * 4 / 10
                 let value = validator == "etag" ? "v1" : "Mon, 23 Nov 2026 10:00:00 GMT"
                 let options = DownloadOptions(resumable: true)
-                let (first, second, keptBytes) = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl) { provider in
+                let (first, second, keptBytes) = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl)
+                { provider in
                     let first = await provider.download(
                         on: .file(size: Self.size, options: [validator: value, "cutAt": "\(cutAt)"]),
                         to: destination,
@@ -106,9 +114,10 @@ import FoundationNetworking
                     let kept = try directory.contents()
                     #expect(kept == [".data.bin.courier-partial", ".data.bin.courier-partial.json"])
                     // What reached the client before the cut: up to 40 %, less what was still in flight.
-                    let keptBytes = try FileManager.default.attributesOfItem(
-                        atPath: directory.file(".data.bin.courier-partial").path
-                    )[.size] as? Int ?? 0
+                    let keptBytes =
+                        try FileManager.default.attributesOfItem(
+                            atPath: directory.file(".data.bin.courier-partial").path
+                        )[.size] as? Int ?? 0
                     #expect(keptBytes > 0 && keptBytes <= cutAt)
                     let second = await provider.download(
                         on: .file(size: Self.size, options: [validator: value]),

@@ -64,7 +64,11 @@ import Testing
         Row(rule: "one leading BOM is skipped", stream: "\u{FEFF}data: a\n\n", events: [event("a")]),
         Row(rule: "a second BOM is part of the field name", stream: "\u{FEFF}\u{FEFF}data: a\n\n", events: []),
         Row(rule: "a BOM later on is text", stream: "data: \u{FEFF}a\n\n", events: [event("\u{FEFF}a")]),
-        Row(rule: "an event not ended by a blank line is dropped", stream: "data: a\n\ndata: b\n", events: [event("a")]),
+        Row(
+            rule: "an event not ended by a blank line is dropped",
+            stream: "data: a\n\ndata: b\n",
+            events: [event("a")]
+        ),
         Row(rule: "UTF-8 data", stream: "data: Grüße ✓ 🚀\n\n", events: [event("Grüße ✓ 🚀")]),
         Row(
             rule: "the type applies to one event only",
@@ -95,10 +99,11 @@ import Testing
     }
 
     /// Pieces from which streams are made: every kind of line end, BOM bytes, fields, comments, multi-byte text.
-    static let pieces: [[UInt8]] = [
-        "data: x", "data:y", "id: 7", "id", "event: e", "retry: 10", ": c", "\n", "\r", "\r\n", "\n\n", "é", "🚀",
-        "data", ":",
-    ].map { Array($0.utf8) } + [[0xEF, 0xBB, 0xBF], [0xEF], [0xBB, 0xBF]]
+    static let pieces: [[UInt8]] =
+        [
+            "data: x", "data:y", "id: 7", "id", "event: e", "retry: 10", ": c", "\n", "\r", "\r\n", "\n\n", "é", "🚀",
+            "data", ":",
+        ].map { Array($0.utf8) } + [[0xEF, 0xBB, 0xBF], [0xEF], [0xBB, 0xBF]]
 
     static let streams = Gen<Int>.int(in: 0..<pieces.count).array(of: 0...40).map { indices in
         indices.flatMap { pieces[$0] }

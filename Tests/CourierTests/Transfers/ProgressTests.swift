@@ -84,7 +84,9 @@ import Testing
             }
         }
         await scheduler.waitForPendingWork()
-        #expect(reports.withLock { $0 } == [TransferProgress(direction: .upload, completedBytes: 0, expectedBytes: 500)])
+        #expect(
+            reports.withLock { $0 } == [TransferProgress(direction: .upload, completedBytes: 0, expectedBytes: 500)]
+        )
         await scheduler.advance(by: .seconds(1))
         let result = await task.value
         #expect(try result.get().count == 2_000)

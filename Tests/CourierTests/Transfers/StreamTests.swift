@@ -162,7 +162,9 @@ import FoundationNetworking
                 baseUrl: server.baseUrl,
                 plugins: [refresh, retry]
             ) { provider in
-                let flaky = try await Self.text(of: provider.stream(on: .flaky(key: "stream-\(kind)", failures: 2)).get())
+                let flaky = try await Self.text(
+                    of: provider.stream(on: .flaky(key: "stream-\(kind)", failures: 2)).get()
+                )
                 let protected = try await Self.text(of: provider.stream(on: .protected(accept: "fresh")).get())
                 return (flaky, protected)
             }

@@ -44,7 +44,9 @@ enum TransferApi: Endpoint {
         case .drip(let bytes, let interval, _): ["bytes": .int(bytes), "intervalMs": .int(interval)]
         case .bytes(let count, let announce): ["count": .int(count), "announce": .string(announce ? "true" : "false")]
         case .events(_, let total, let perConnection, let retry):
-            ["total": .int(total), "perConnection": .int(perConnection)].merging(retry.map { ["retry": .int($0)] } ?? [:]) {
+            ["total": .int(total), "perConnection": .int(perConnection)].merging(
+                retry.map { ["retry": .int($0)] } ?? [:]
+            ) {
                 $1
             }
         case .eventStream(let body): ["body": .string(body.base64EncodedString())]
