@@ -61,10 +61,16 @@ enum MediaApi: Endpoint {
 
 /// The Transfers and streaming article's snippets, run against the loopback server.
 @Suite(.timeLimit(.minutes(1))) struct TransfersSnippets {
+    /// A directory of its own for a test's downloads; the test deletes it.
+    static func makeDownloadsDirectory() throws -> URL {
+        let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID())")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        return downloads
+    }
+
     @Test func aVideoDownloadsToAFileWithProgress() async throws {
         try await TestServer.withServer { server in
-            let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID())")
-            try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+            let downloads = try Self.makeDownloadsDirectory()
             defer { try? FileManager.default.removeItem(at: downloads) }
             let provider = ApiProvider<MediaApi>(baseUrl: server.baseUrl)
 
@@ -87,8 +93,7 @@ enum MediaApi: Endpoint {
 
     @Test func aDownloadTaskReportsThroughAnAsyncSequence() async throws {
         try await TestServer.withServer { server in
-            let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID())")
-            try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+            let downloads = try Self.makeDownloadsDirectory()
             defer { try? FileManager.default.removeItem(at: downloads) }
             let provider = ApiProvider<MediaApi>(baseUrl: server.baseUrl)
             let destination = downloads.appendingPathComponent("video-7.mp4")

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// The one request pipeline that every entry point goes through.
 ///
-/// ``start(_:method:handle:transportDeliveryQueue:deliver:)`` builds and modifies the request, then runs its sendings:
+/// ``start(_:method:transfer:handle:transportDeliveryQueue:deliver:)`` builds and modifies the request, then runs its sendings:
 /// the plugins' `prepare`, the network or the mocks, the plugins' `process`, again while a plugin asks for a
 /// retry; it hands back the final ``Exchange``. ``finish(_:endpoint:)`` decodes it and runs the plugins'
 /// `didPerformRequest`. The split lets each entry point decode on the caller's side, so result types need not be
@@ -299,13 +299,19 @@ extension ApiProvider {
         return typedResult
     }
 
-    /// The async side of ``start(_:method:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task
+    /// The async side of ``start(_:method:transfer:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting task
     /// cancels the request.
-    func exchange(for endpoint: EndpointType, method: HttpMethod? = nil) async -> Exchange {
+    func exchange(
+        for endpoint: EndpointType,
+        method: HttpMethod? = nil,
+        transfer: TransferPlan? = nil
+    ) async -> Exchange {
         let handle = CancellableRequest()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                start(endpoint, method: method, handle: handle) { continuation.resume(returning: $0) }
+                start(endpoint, method: method, transfer: transfer, handle: handle) {
+                    continuation.resume(returning: $0)
+                }
             }
         } onCancel: {
             handle.cancel()

@@ -17,15 +17,8 @@ extension ApiProvider {
         decodeBodyTo: ResultType.Type,
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) async -> TypedResult<ResultType> {
-        let handle = CancellableRequest()
         let plan = TransferPlan(destination: .memory, progress: progress)
-        let exchange = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                start(endpoint, transfer: plan, handle: handle) { continuation.resume(returning: $0) }
-            }
-        } onCancel: {
-            handle.cancel()
-        }
+        let exchange = await exchange(for: endpoint, transfer: plan)
         let result = finish(exchange, endpoint: endpoint) as TypedResult<ResultType>
         plan.end(succeeded: (try? result.get()) != nil)
         return result

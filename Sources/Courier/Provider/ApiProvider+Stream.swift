@@ -38,14 +38,7 @@ extension ApiProvider {
             idleTimeout: endpoint.timeout,
             overallTimeout: timeout
         )
-        let handle = CancellableRequest()
-        let exchange = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                start(endpoint, transfer: plan, handle: handle) { continuation.resume(returning: $0) }
-            }
-        } onCancel: {
-            handle.cancel()
-        }
+        let exchange = await exchange(for: endpoint, transfer: plan)
         let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>
         guard case .success = result else {
             exchange.receiver?.discard()

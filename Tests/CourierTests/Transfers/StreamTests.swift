@@ -108,22 +108,10 @@ import FoundationNetworking
     func aStreamThatGoesQuietTimesOut(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let error = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl) { provider in
-                do {
-                    // The first byte comes at once, the next after 5 s.
-                    let streamed = try await provider.stream(
-                        on: .drip(bytes: 3, intervalMs: 5_000, timeout: .seconds(1))
-                    ).get()
-                    for try await _ in streamed.chunks {}
-                    return nil as ApiError<TestError>?
-                } catch let error as ApiError<TestError> {
-                    return error
-                }
+                // The first byte comes at once, the next after 5 s.
+                await Self.readToTheEnd(provider, .drip(bytes: 3, intervalMs: 5_000, timeout: .seconds(1)))
             }
-            guard case .noResponseReceived(let underlying as URLError)? = error else {
-                Issue.record("Expected a timeout, got \(String(describing: error))")
-                return
-            }
-            #expect(underlying.code == .timedOut)
+            Self.expectTimeout(error)
         }
     }
 
@@ -132,20 +120,9 @@ import FoundationNetworking
     func theOverallTimeoutEndsAStreamThatKeepsSending(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let error = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl) { provider in
-                do {
-                    let streamed = try await provider.stream(on: .hold(id: "overall-\(kind)"), timeout: .seconds(2))
-                        .get()
-                    for try await _ in streamed.chunks {}
-                    return nil as ApiError<TestError>?
-                } catch let error as ApiError<TestError> {
-                    return error
-                }
+                await Self.readToTheEnd(provider, .hold(id: "overall-\(kind)"), timeout: .seconds(2))
             }
-            guard case .noResponseReceived(let underlying as URLError)? = error else {
-                Issue.record("Expected a timeout, got \(String(describing: error))")
-                return
-            }
-            #expect(underlying.code == .timedOut)
+            Self.expectTimeout(error)
             await server.waitForDisconnect(of: "overall-\(kind)")
         }
     }
@@ -183,6 +160,32 @@ import FoundationNetworking
             lines.append(line)
         }
         #expect(lines == ["one", "two"])
+    }
+
+    /// Streams `endpoint` and reads its body to the end: the error it failed with, or `nil`.
+    private static func readToTheEnd(
+        _ provider: ApiProvider<TransferApi>,
+        _ endpoint: TransferApi,
+        timeout: Duration? = nil
+    ) async -> ApiError<TestError>? {
+        do {
+            for try await _ in try await provider.stream(on: endpoint, timeout: timeout).get().chunks {}
+            return nil
+        } catch let error as ApiError<TestError> {
+            return error
+        } catch {
+            Issue.record("Not an ApiError: \(error)")
+            return nil
+        }
+    }
+
+    private static func expectTimeout(_ error: ApiError<TestError>?, sourceLocation: SourceLocation = #_sourceLocation)
+    {
+        guard case .noResponseReceived(let underlying as URLError)? = error else {
+            Issue.record("Expected a timeout, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(underlying.code == .timedOut, sourceLocation: sourceLocation)
     }
 
     private static func text(of streamed: StreamedResponse<TestError>) async throws -> String {
