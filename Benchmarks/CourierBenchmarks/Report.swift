@@ -257,7 +257,7 @@ extension Report {
     /// size.
     ///
     /// - Returns: Whether the guard holds: under 32 MB over AsyncHTTPClient, which reads only as fast as the file is
-    ///   written; under a quarter of the size over URLSession, which cannot be paused (the body never sits in memory
+    ///   written; under half the size over URLSession, which cannot be paused (the body never sits in memory
     ///   whole, but what the disk has not taken yet does).
     static func downloadMemory(port: Int, bytes: Int) throws -> Bool {
         print("## Downloading \(bytes >> 20) MiB to a file: peak resident memory (a process per transport)\n")
@@ -280,7 +280,7 @@ extension Report {
             let whole = last == bytes && (raw || value("monotone") == "true")
             let met = after > 0 && after - before < 32 << 20 && whole
             if !raw {
-                let bound = transport == "asyncHTTPClient" ? 32 << 20 : bytes / 4
+                let bound = transport == "asyncHTTPClient" ? 32 << 20 : bytes / 2
                 guardHolds = guardHolds && after > 0 && after - before < bound && whole
             }
             print(

@@ -81,8 +81,8 @@ case "download-memory":
 
 case "download-check":
     // download-check [bytes]: fails unless a download of `bytes` (1 GB by default) to a file arrives whole with
-    // progress rising to the size, growing peak memory by less than 32 MB over AsyncHTTPClient and less than a
-    // quarter of the size over URLSession; run by .ci/run.
+    // progress rising to the size, growing peak memory by less than 32 MB over AsyncHTTPClient and by less than
+    // half the size over URLSession; run by .ci/run.
     let (server, port) = try Measure.startServer()
     let bytes = arguments.count > 1 ? Int(arguments[1]) ?? (1 << 30) : 1 << 30
     let holds = try Report.downloadMemory(port: port, bytes: bytes)

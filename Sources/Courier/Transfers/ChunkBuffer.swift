@@ -57,7 +57,9 @@ final class ChunkBuffer: Sendable {
     /// The next part, or `nil` at the end; throws how the body failed. Cancelling the reading task stops the
     /// transfer.
     func next() async throws -> Data? {
-        try await withTaskCancellationHandler {
+        // A part already here is taken without a continuation: a reader that keeps up pays for none.
+        if let part = takeBufferedPart() { return part }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 enum Next {
                     case part(Data, (@Sendable () -> Void)?)
@@ -94,6 +96,20 @@ final class ChunkBuffer: Sendable {
         } onCancel: {
             cancel()
         }
+    }
+
+    private func takeBufferedPart() -> Data? {
+        let taken = state.withLock { state -> (Data, (@Sendable () -> Void)?)? in
+            guard !state.parts.isEmpty else { return nil }
+            let part = state.parts.removeFirst()
+            state.bufferedBytes -= part.count
+            guard state.bufferedBytes < Self.highWater / 2 else { return (part, nil) }
+            defer { state.heldReadMore = nil }
+            return (part, state.heldReadMore)
+        }
+        guard let (part, readMore) = taken else { return nil }
+        readMore?()
+        return part
     }
 
     /// The reader is gone: the transfer stops and what is buffered is dropped.
