@@ -51,7 +51,17 @@ extension ApiProvider {
         completion: @escaping @Sendable (Result<DownloadedFile, ApiError<EndpointType.ClientErrorType>>) -> Void
     ) -> CancellableRequest {
         let handle = CancellableRequest()
-        startDownload(endpoint, to: destination, options: options, progress: progress, handle: handle, completion)
+        // Delivered on a global queue, as ``performRequest(on:decodeBodyTo:completion:)`` does: the completion may
+        // block without holding up the transport.
+        startDownload(
+            endpoint,
+            to: destination,
+            options: options,
+            progress: progress,
+            handle: handle,
+            deliveryQueue: .global(),
+            completion
+        )
         return handle
     }
 
@@ -61,6 +71,7 @@ extension ApiProvider {
         options: DownloadOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         handle: CancellableRequest,
+        deliveryQueue: DispatchQueue? = nil,
         _ completion: @escaping @Sendable (Result<DownloadedFile, ApiError<EndpointType.ClientErrorType>>) -> Void
     ) {
         let download = FileDownload(destination: destination.standardizedFileURL, options: options)
@@ -70,7 +81,7 @@ extension ApiProvider {
             idleTimeout: endpoint.timeout,
             overallTimeout: options.timeout
         )
-        start(endpoint, transfer: plan, handle: handle) { exchange in
+        start(endpoint, transfer: plan, handle: handle, transportDeliveryQueue: deliveryQueue) { exchange in
             completion(self.finishDownload(exchange, download: download, plan: plan, endpoint: endpoint))
         }
     }

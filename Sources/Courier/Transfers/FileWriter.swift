@@ -61,6 +61,12 @@ final class FileWriter: Sendable {
 
     private func flush(_ data: Data, then waiting: [@Sendable () -> Void]) {
         run { [self] in
+            // A part that arrived after the file was closed (a transfer being stopped) is dropped: writing to a
+            // closed handle would trap.
+            guard !state.withLock({ $0.closed }) else {
+                for readMore in waiting { readMore() }
+                return
+            }
             do {
                 try handle.write(contentsOf: data)
             } catch {
