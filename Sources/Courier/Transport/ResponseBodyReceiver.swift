@@ -14,8 +14,10 @@ public protocol ResponseBodyReceiver: AnyObject, Sendable {
     func receiveHead(statusCode: Int, headerFields: [String: String]) throws
 
     /// A part of the body.
-    /// - Parameter readMore: Called by the receiver once it is ready for the next part, so that a slow reader slows
-    ///   the transfer instead of filling memory. A transport that cannot pause its connection (URLSession) goes on
-    ///   without waiting for it; one that can (AsyncHTTPClient) reads the next part only after it.
+    /// - Parameters:
+    ///   - part: The bytes, in the order they arrived.
+    ///   - readMore: Called by the receiver once it is ready for the next part, so that a slow reader slows the
+    ///     transfer instead of filling memory. A transport that cannot pause its connection (URLSession) goes on
+    ///     without waiting for it; one that can (AsyncHTTPClient) reads the next part only after it.
     func receive(_ part: Data, readMore: @escaping @Sendable () -> Void) throws
 }
