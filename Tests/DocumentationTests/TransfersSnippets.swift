@@ -32,7 +32,7 @@ enum MediaApi: Endpoint {
     case logTail
     case prices
 
-    static let videoSize = 3_000_000
+    static let videoSize = 1_000_000
     static let logLines = "GET /todos 200\nGET /todos/7 404\r\nPOST /todos 201\n"
 
     var subpath: String {
@@ -114,7 +114,7 @@ enum MediaApi: Endpoint {
     @Test func anUploadReportsItsProgress() async throws {
         try await TestServer.withServer { server in
             let photoFile = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID()).jpg")
-            try Data(repeating: 0xFF, count: 2_000_000).write(to: photoFile)
+            try Data(repeating: 0xFF, count: 500_000).write(to: photoFile)
             defer { try? FileManager.default.removeItem(at: photoFile) }
             let provider = ApiProvider<MediaApi>(baseUrl: server.baseUrl)
 
@@ -126,7 +126,7 @@ enum MediaApi: Endpoint {
                 }
             }.get()
             // end snippet
-            #expect(receipt.bytes == 2_000_000)
+            #expect(receipt.bytes == 500_000)
         }
     }
 

@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// Downloads to a file over both transports, against the loopback server's generated files.
 @Suite(.timeLimit(.minutes(1))) struct DownloadTests {
-    static let size = 4 * 1024 * 1024
+    static let size = 1024 * 1024
 
     private func sha256(_ url: URL) throws -> SHA256.Digest {
         SHA256.hash(data: try Data(contentsOf: url))

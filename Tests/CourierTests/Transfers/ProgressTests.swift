@@ -6,7 +6,7 @@ import Testing
 
 /// Upload and download progress for requests held in memory, from a file and multipart, and for mocks.
 @Suite(.timeLimit(.minutes(1))) struct ProgressTests {
-    static let size = 3 * 1024 * 1024
+    static let size = 2 * 1024 * 1024
 
     enum Body: String, CaseIterable, Sendable {
         case memory, file, multipart

@@ -13,7 +13,7 @@ import FoundationNetworking
     @Test(arguments: TransportKind.allCases)
     func theBodyArrivesInPartsThatMakeItWhole(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let size = 3 * 1024 * 1024
+            let size = 1024 * 1024
             let (parts, total, bytes) = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl) {
                 provider in
                 let streamed = try await provider.stream(on: .file(size: size)).get()
