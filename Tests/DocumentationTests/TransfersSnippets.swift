@@ -60,7 +60,7 @@ enum MediaApi: Endpoint {
 }
 
 /// The Transfers and streaming article's snippets, run against the loopback server.
-@Suite(.timeLimit(.minutes(1))) struct TransfersSnippets {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct TransfersSnippets {
     /// A directory of its own for a test's downloads; the test deletes it.
     static func makeDownloadsDirectory() throws -> URL {
         let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID())")

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 
 /// Downloads to a file over both transports, against the loopback server's generated files.
-@Suite(.timeLimit(.minutes(1))) struct DownloadTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct DownloadTests {
     static let size = 1024 * 1024
 
     private func sha256(_ url: URL) throws -> SHA256.Digest {

@@ -6,7 +6,7 @@ import Testing
 
 /// The event stream interpretation of the HTML standard (§9.2.6), case by case, and the same events however the
 /// stream is split into parts.
-@Suite struct EventStreamParserTests {
+@Suite(.serialized) struct EventStreamParserTests {
     struct Row: CustomTestStringConvertible, Sendable {
         let rule: String
         let stream: String

@@ -5,7 +5,7 @@ import Testing
 @testable import Courier
 
 /// Server-Sent Events against the loopback server: reconnection with `Last-Event-ID` on virtual time.
-@Suite(.timeLimit(.minutes(1))) struct ServerSentEventsTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ServerSentEventsTests {
     struct Numbered: Decodable, Equatable {
         let number: Int
     }
