@@ -39,7 +39,8 @@ import Testing
                 shared + [("http.response.status_code", "200")]
             )
             #expect(timer.values.count == 1)
-            #expect(timer.values.allSatisfy { $0 > 0 && $0 < 10_000_000_000 })
+            // Positive and plausible: a loopback request under ThreadSanitizer can take seconds.
+            #expect(timer.values.allSatisfy { $0 > 0 && $0 < 60_000_000_000 })
             #expect(timer.displayUnit == .seconds)
             #expect(observed.metrics.timers.count == 1)
             let twoHundreds = shared + [("http.response.status_class", "2xx")]

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The indicator is shown while anything is in flight, also with a thousand requests from many threads.
-@Suite(.timeLimit(.minutes(1))) struct ProgressIndicatorPluginTests {
+@Suite(.timeLimit(.minutes(2))) struct ProgressIndicatorPluginTests {
     @Test func thousandConcurrentRequestsFromManyThreads() async throws {
         try await TestServer.withServer { server in
             let (plugin, transitions) = recordingIndicator()
