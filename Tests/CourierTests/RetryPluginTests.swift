@@ -125,17 +125,18 @@ import FoundationNetworking
 
     @Test func theTotalBudgetStopsRetriesThatWouldEndTooLate() async throws {
         try await TestServer.withServer { server in
-            // Virtual 10 s and 20 s waits against a 25 s budget: the second would end too late, however long the
-            // real sendings take on a busy machine.
+            // Virtual 1,000 s and 2,000 s waits against a 2,500 s budget: the second would end too late, and the first
+            // fits however long the real sendings take on a busy machine (a loopback sending has taken 20 s there).
             let policy = RetryPolicy(
                 maximumAttempts: 4,
-                initialDelay: .seconds(10),
+                initialDelay: .seconds(1_000),
+                maximumDelay: .seconds(4_000),
                 jitter: 0,
-                totalBudget: .seconds(25)
+                totalBudget: .seconds(2_500)
             )
             let (result, delays) = await Self.run(.flaky(key: "budget", failures: 5), on: server, policy: policy)
             #expect(result == .failure(.serverError(statusCode: 503)))
-            #expect(delays == [.seconds(10)])
+            #expect(delays == [.seconds(1_000)])
             #expect(await server.receivedRequests().count == 2)
         }
     }
