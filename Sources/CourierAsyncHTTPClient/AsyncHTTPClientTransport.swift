@@ -17,6 +17,10 @@ import FoundationNetworking
 /// and URLSession's error codes for the same failures.
 /// AsyncHTTPClient drops `Authorization`, `Proxy-Authorization` and `Cookie` on a redirect to another origin.
 ///
+/// Over HTTPS it applies ``Courier/TLSOptions`` (trust roots, a client identity for mutual TLS, the oldest TLS
+/// version), given here for every request or by an endpoint for its own, and speaks HTTP/2 to servers that offer it
+/// (with a client configured for `.automatic`, the default), many requests at once on one connection.
+///
 /// ```swift
 /// let client = HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(60))))
 /// let provider = ApiProvider<TodoApi>(transport: AsyncHTTPClientTransport(client: client))
@@ -27,29 +31,46 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The client that carries the requests; whoever created it shuts it down (`HTTPClient.shared`, and the client of
     /// a transport made with ``init()``, never need to be, and the latter must not be).
     public let client: HTTPClient
+    /// The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS configuration.
+    public let tls: TLSOptions?
+
+    private let tlsConfigurations = TLSConfigurations()
 
     /// Creates a transport over Courier's process-wide client: AsyncHTTPClient's shared configuration
     /// (`HTTPClient.shared`'s), except that the client makes no spans of its own, so that Courier's `TracingPlugin`
-    /// is the only one to trace the requests.
+    /// is the only one to trace the requests, and that a connection that cannot be made (refused, or a TLS failure)
+    /// fails the request at once instead of being tried again until the connect timeout.
     ///
     /// Every transport made this way shares that client for the life of the process: never shut down its
-    /// ``client``.
-    public convenience init() {
-        self.init(client: Self.sharedClient)
+    /// ``client``. Transports with different ``tls`` options share it too: the client keeps separate connections
+    /// per TLS configuration.
+    /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the client's.
+    public convenience init(tls: TLSOptions? = nil) {
+        self.init(client: Self.sharedClient, tls: tls)
     }
 
     /// Creates a transport over `client`; whoever created it shuts it down.
     ///
     /// A client whose configuration has a tracer (`HTTPClient.shared` has the one bootstrapped before its first use)
     /// makes a span of its own for each sending, outside the request's trace: when Courier's `TracingPlugin` traces
-    /// the requests, set `configuration.tracing.tracer = nil`.
-    public init(client: HTTPClient) {
+    /// the requests, set `configuration.tracing.tracer = nil`. A client tries a connection that cannot be made
+    /// again until its connect timeout (10 seconds by default), so that a TLS failure is reported only then: set
+    /// `configuration.connectionPool.retryConnectionEstablishment = false` to have it at once.
+    /// - Parameters:
+    ///   - client: The client that carries the requests.
+    ///   - tls: The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS
+    ///     configuration. Given options replace the client's TLS configuration for those requests.
+    public init(client: HTTPClient, tls: TLSOptions? = nil) {
         self.client = client
+        self.tls = tls
     }
 
     private static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.tracing.tracer = nil
+        // A connection that cannot be made is reported at once, so that a TLS failure (which no retry would cure)
+        // comes back in milliseconds rather than at the connect timeout; `RetryPlugin` retries what is worth it.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
@@ -69,11 +90,15 @@ public final class AsyncHTTPClientTransport: Transport {
         let limit = options.maximumResponseBodySize
         let outgoing: HTTPClient.Request
         do {
-            outgoing = try clientRequest(
+            var built = try clientRequest(
                 for: request,
                 bodyFile: options.bodyFile,
                 reportingUpload: options.uploadProgress != nil
             )
+            if let tls = options.tls ?? tls {
+                built.tlsConfiguration = try tlsConfigurations.configuration(for: tls).get()
+            }
+            outgoing = built
         } catch {
             outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
             return {}

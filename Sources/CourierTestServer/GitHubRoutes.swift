@@ -13,7 +13,7 @@ import Hummingbird
 /// - `POST /login/oauth/access_token`: a form with `client_id` and `code` answered `{"access_token": …}`; without
 ///   them 401 `{"message": …}`.
 enum GitHubRoutes {
-    static func add(to router: Router<BasicRequestContext>) {
+    static func add(to router: Router<TestRequestContext>) {
         router.get("/zen") { _, _ in
             Response(
                 status: .ok,

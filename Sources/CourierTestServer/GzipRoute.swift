@@ -4,7 +4,7 @@ import Hummingbird
 /// `GET /gzip-zeros?count=N`: N zero bytes sent gzip-compressed (`Content-Encoding: gzip`), about 200 times
 /// smaller on the wire: a body that only grows large once the client decompresses it.
 enum GzipRoute {
-    static func add(to router: Router<BasicRequestContext>) {
+    static func add(to router: Router<TestRequestContext>) {
         router.get("/gzip-zeros") { request, _ in
             let count = Int(request.uri.queryParameters["count"] ?? "") ?? 0
             let body = gzipOfZeros(count: count)

@@ -10,9 +10,11 @@ import Hummingbird
 /// - `GET /typed?contentType=T`: 200 `{}` with `Content-Type: T`.
 /// - `GET /hold/{id}`: 200, then one byte every 50 ms for a minute; a client that closes the connection is
 ///   recorded, see ``TestServer/waitForDisconnect(of:)``.
+/// - `GET /gather/{key}?count=N`: held until N requests for `key` are held at once, then each answers 200
+///   `{"gathered": N}`; after 10 seconds without that, 504. Proves that N requests were in flight together.
 enum ResilienceRoutes {
-    static func add(to router: Router<BasicRequestContext>, state: RouteState) {
-        let flaky: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+    static func add(to router: Router<TestRequestContext>, state: RouteState) {
+        let flaky: @Sendable (Request, TestRequestContext) async throws -> Response = { request, context in
             let key = context.parameters.get("key") ?? ""
             let attempt = await state.ask(key)
             let failures = Int(request.uri.queryParameters["failures"] ?? "") ?? 0
@@ -28,6 +30,17 @@ enum ResilienceRoutes {
             return TestRoutes.json(["attempt": .number(attempt)])
         }
         router.get("/flaky/:key", use: flaky)
+        router.get("/gather/:key") { request, context in
+            let key = context.parameters.get("key") ?? ""
+            let count = Int(request.uri.queryParameters["count"] ?? "") ?? 1
+            guard await state.gather(key, count: count, within: .seconds(10)) else {
+                return TestRoutes.json(
+                    ["code": .number(504), "message": .string("not gathered")],
+                    status: .gatewayTimeout
+                )
+            }
+            return TestRoutes.json(["gathered": .number(count)])
+        }
         router.post("/flaky/:key", use: flaky)
         router.get("/protected") { request, _ in
             let accepted = String(request.uri.queryParameters["accept"] ?? "")

@@ -3,6 +3,7 @@
 actor RouteState {
     private var askedCounts: [String: Int] = [:]
     private(set) var disconnected: Set<String> = []
+    private var gathering: [String: [CheckedContinuation<Bool, Never>]] = [:]
     private var disconnectWaiters: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Counts one more request for `key` and returns the count, 1 for the first.
@@ -24,5 +25,24 @@ actor RouteState {
     func waitForDisconnect(_ id: String) async {
         guard !disconnected.contains(id) else { return }
         await withCheckedContinuation { disconnectWaiters.append((id, $0)) }
+    }
+
+    /// Returns `true` once `count` callers are waiting for `key` together, or `false` after `limit`.
+    func gather(_ key: String, count: Int, within limit: Duration) async -> Bool {
+        await withCheckedContinuation { continuation in
+            gathering[key, default: []].append(continuation)
+            if gathering[key, default: []].count >= count {
+                gathering.removeValue(forKey: key)?.forEach { $0.resume(returning: true) }
+                return
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                self.giveUpGathering(key)
+            }
+        }
+    }
+
+    private func giveUpGathering(_ key: String) {
+        gathering.removeValue(forKey: key)?.forEach { $0.resume(returning: false) }
     }
 }

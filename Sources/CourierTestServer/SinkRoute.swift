@@ -22,7 +22,7 @@ enum SinkRoute {
     static let keptBytes = 256
 
     /// `POST`/`PUT /sink`: reads the body chunk by chunk and answers with a ``SinkReport``.
-    static func add(to router: Router<BasicRequestContext>) {
+    static func add(to router: Router<TestRequestContext>) {
         for method in [HTTPRequest.Method.post, .put] {
             router.on("/sink", method: method) { request, _ in
                 var bytes = 0

@@ -5,7 +5,7 @@ import Hummingbird
 enum StreamingRoutes {
     /// `GET /drip?bytes=&intervalMs=`: one byte per interval, without a length up front.
     /// `GET /bytes?count=&announce=`: `count` bytes, with a `Content-Length` unless `announce=false`.
-    static func add(to router: Router<BasicRequestContext>) {
+    static func add(to router: Router<TestRequestContext>) {
         router.get("/drip") { request, _ in
             let bytes = Int(request.uri.queryParameters["bytes"] ?? "") ?? 1_000
             let interval = Int(request.uri.queryParameters["intervalMs"] ?? "") ?? 100

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The routes of ``TestServer``.
 enum TestRoutes {
-    typealias Context = BasicRequestContext
+    typealias Context = TestRequestContext
 
     static func router(log: RequestLog, state: RouteState) -> Router<Context> {
         let router = Router(context: Context.self)
@@ -135,7 +135,7 @@ extension ReceivedRequest {
 
 /// Records every request before it is routed, so tests can assert what arrived on any route.
 struct RecordingMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = TestRequestContext
     let log: RequestLog
 
     func handle(
@@ -147,12 +147,12 @@ struct RecordingMiddleware: RouterMiddleware {
     {
         // The sink streams bodies larger than the recorder would hold; it is recorded without its body.
         if request.uri.path == "/sink" {
-            await log.record(ReceivedRequest(headOf: request))
+            await log.record(ReceivedRequest(headOf: request), clientPort: context.remoteAddress?.port)
             return try await next(request, context)
         }
         var request = request
         _ = try await request.collectBody(upTo: ReceivedRequest.maximumBodySize)
-        await log.record(try await ReceivedRequest(request))
+        await log.record(try await ReceivedRequest(request), clientPort: context.remoteAddress?.port)
         return try await next(request, context)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 
-/// An HTTP server on `127.0.0.1` and a free port, started inside the test process, with httpbin-like routes.
+/// An HTTP or HTTPS server on `127.0.0.1` and a free port, started inside the test process, with httpbin-like routes.
 ///
 /// Routes (all answer JSON unless said otherwise):
 /// - `/echo` and `/echo/**`, any method: the ``ReceivedRequest`` as JSON.
@@ -43,12 +44,15 @@ public final class TestServer: Sendable {
     }
 
     /// Starts a server on `127.0.0.1` and a port chosen by the system, and returns once it accepts connections.
-    public static func start() async throws -> TestServer {
+    /// - Parameter tls: How to serve HTTPS instead of HTTP (the ``baseUrl`` is then `https://…`), or `nil` for
+    ///   plain HTTP.
+    public static func start(tls: TLS? = nil) async throws -> TestServer {
         let log = RequestLog()
         let state = RouteState()
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: TestRoutes.router(log: log, state: state),
+            server: try tls?.serverBuilder() ?? .http1(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -62,7 +66,8 @@ public final class TestServer: Sendable {
         }
         var port = 0
         for await boundPort in ports { port = boundPort }
-        guard port > 0, let baseUrl = URL(string: "http://127.0.0.1:\(port)") else {
+        let scheme = tls == nil ? "http" : "https"
+        guard port > 0, let baseUrl = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
             runTask.cancel()
             throw TestServerError.couldNotStart
         }
@@ -77,6 +82,11 @@ public final class TestServer: Sendable {
     /// The requests received so far, in arrival order.
     public func receivedRequests() async -> [ReceivedRequest] {
         await log.requests
+    }
+
+    /// How many connections the requests so far came on (told apart by the client's port).
+    public func connectionCount() async -> Int {
+        await log.clientPorts.count
     }
 
     /// Returns once the server has received at least `count` requests (on any route), without polling.
@@ -116,8 +126,14 @@ public enum TestServerError: Error {
 
 extension TestServer {
     /// Starts a server, runs `body` with it and stops it again, also when `body` throws.
-    public static func withServer<Result>(_ body: (TestServer) async throws -> Result) async throws -> Result {
-        let server = try await start()
+    /// - Parameters:
+    ///   - tls: How to serve HTTPS, or `nil` for plain HTTP.
+    ///   - body: What to do with the server.
+    public static func withServer<Result>(
+        tls: TLS? = nil,
+        _ body: (TestServer) async throws -> Result
+    ) async throws -> Result {
+        let server = try await start(tls: tls)
         do {
             let result = try await body(server)
             await server.stop()

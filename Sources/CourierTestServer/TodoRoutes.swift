@@ -9,7 +9,7 @@ enum TodoRoutes {
         var done: Bool?
     }
 
-    static func add(to router: Router<BasicRequestContext>) {
+    static func add(to router: Router<TestRequestContext>) {
         router.get("/todos") { request, _ in
             let page = Int(request.uri.queryParameters["page"] ?? "") ?? 1
             let todos = (1...3).map {

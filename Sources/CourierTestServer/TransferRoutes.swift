@@ -22,7 +22,7 @@ enum TransferRoutes {
         return UInt8(truncatingIfNeeded: mixed >> 7)
     }
 
-    static func add(to router: Router<BasicRequestContext>) {
+    static func add(to router: Router<TestRequestContext>) {
         router.get("/file") { request, _ in file(request) }
         router.get("/events/{key}") { request, _ in events(request) }
         router.get("/event-stream") { request, _ in

@@ -60,6 +60,11 @@ public protocol Endpoint: Sendable {
     /// ``ApiError/responseBodyTooLarge(limit:)`` as soon as it is announced or reached, keeping memory bounded.
     var maximumResponseBodySize: Int { get }
 
+    /// The TLS options of this endpoint's requests (trust roots, a client identity, the oldest TLS version), or
+    /// `nil` for the transport's own; when given, they replace the transport's whole. A transport that cannot apply
+    /// them refuses the request with ``ApiError/invalidRequest(reason:)`` and sends nothing.
+    var tls: TLSOptions? { get }
+
     /// The decoder for 2xx bodies and ``ClientErrorType`` bodies.
     var decoder: JSONDecoder { get }
 
@@ -115,6 +120,9 @@ extension Endpoint {
 
     /// 16 MiB: far beyond a JSON answer, far below what would strain memory.
     public var maximumResponseBodySize: Int { 16 * 1024 * 1024 }
+
+    /// `nil`: the transport's TLS options.
+    public var tls: TLSOptions? { nil }
 
     /// A plain `JSONDecoder`, shared by all endpoints that do not name their own.
     ///

@@ -181,7 +181,8 @@ extension ApiProvider {
                 let options = TransportOptions(
                     bodyFile: run.bodyFile?.url,
                     timeout: run.endpoint.timeout,
-                    maximumResponseBodySize: run.endpoint.maximumResponseBodySize
+                    maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
+                    tls: run.endpoint.tls
                 )
                 return transport.send(request, options: options) { result in
                     let exchange =

@@ -70,7 +70,8 @@ extension ApiProvider {
             timeout: plan.transportTimeout(endpointTimeout: run.endpoint.timeout),
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
             responseBodyReceiver: receiver,
-            uploadProgress: uploadProgress
+            uploadProgress: uploadProgress,
+            tls: run.endpoint.tls
         )
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
         receiver.attach(cancel: cancel, keepingTime: true)

@@ -29,12 +29,6 @@ struct Exchange: Sendable {
     }
 }
 
-/// Why a request could not be built; the pipeline reports it as ``ApiError/invalidRequest(reason:)``.
-struct InvalidRequestError: Error, CustomStringConvertible {
-    let reason: String
-    var description: String { reason }
-}
-
 /// A mocked provider found no mocked response; the pipeline reports it as
 /// ``ApiError/emptyMockedResponse(endpoint:)``.
 struct MissingMockedResponseError: Error, CustomStringConvertible {

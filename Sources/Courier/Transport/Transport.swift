@@ -15,6 +15,8 @@ import FoundationNetworking
 /// - `URLError(.cancelled)` when the returned cancel action runs, at once;
 /// - `URLError(.networkConnectionLost)` or `URLError(.unknown)` when the connection closes in the middle of the
 ///   answer;
+/// - the `URLError` codes of ``TLSFailure`` when a TLS handshake fails, one per cause;
+/// - ``InvalidRequestError`` when asked for ``TransportOptions/tls`` it cannot apply, before sending anything;
 /// - ``ResponseBodyTooLargeError`` when the body (after any decompression) would exceed
 ///   ``TransportOptions/maximumResponseBodySize``, as soon as that is announced or reached, without keeping the
 ///   rest.
@@ -54,20 +56,32 @@ public struct TransportOptions: Sendable {
     /// Told how many bytes of the request body have been sent so far, and how many there are when that is known;
     /// `nil` when nobody asks.
     public var uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
+    /// The endpoint's TLS options, which replace the transport's own; `nil` for the transport's. A transport that
+    /// cannot apply them fails the request with ``InvalidRequestError`` before sending anything.
+    public var tls: TLSOptions?
 
     /// Creates options.
+    /// - Parameters:
+    ///   - bodyFile: A file to send as the body, unless the request has a body of its own.
+    ///   - timeout: The most the exchange may take, or `nil` for no limit.
+    ///   - maximumResponseBodySize: The most response body bytes kept.
+    ///   - responseBodyReceiver: Where the body goes part by part, or `nil` to collect it.
+    ///   - uploadProgress: Told how much of the request body has been sent, or `nil`.
+    ///   - tls: TLS options replacing the transport's, or `nil`.
     public init(
         bodyFile: URL? = nil,
         timeout: Duration? = nil,
         maximumResponseBodySize: Int = .max,
         responseBodyReceiver: (any ResponseBodyReceiver)? = nil,
-        uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil
+        uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
+        tls: TLSOptions? = nil
     ) {
         self.bodyFile = bodyFile
         self.timeout = timeout
         self.maximumResponseBodySize = maximumResponseBodySize
         self.responseBodyReceiver = responseBodyReceiver
         self.uploadProgress = uploadProgress
+        self.tls = tls
     }
 }
 

@@ -53,6 +53,10 @@ public final class URLSessionTransport: Transport {
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
+        if let tls = options.tls, tls != .platformDefault {
+            completion(.failure(InvalidRequestError(reason: Self.unsupportedTLSOptions)))
+            return {}
+        }
         let task: URLSessionTask
         if let bodyFile = options.bodyFile, request.httpBody == nil, request.httpBodyStream == nil {
             task = session.uploadTask(with: request, fromFile: bodyFile)
@@ -60,7 +64,7 @@ public final class URLSessionTransport: Transport {
             task = session.dataTask(with: request)
         }
         delegate.register(task, options: options) { data, response, error in
-            if let error { return completion(.failure(error)) }
+            if let error { return completion(.failure(TLSFailure.classifyingLibcurlError(error))) }
             guard let response = response as? HTTPURLResponse else {
                 return completion(.failure(URLError(.badServerResponse)))
             }
@@ -76,4 +80,9 @@ public final class URLSessionTransport: Transport {
         // Delivered at once, like the timeout: the session's own cancellation can take seconds to come back.
         return { delegate.stop(task, because: URLError(.cancelled)) }
     }
+
+    static let unsupportedTLSOptions =
+        "URLSessionTransport applies only the platform's TLS defaults (the system's trust store, no client "
+        + "certificate, TLS 1.2 or later), and this request asks for other TLS options; send it with "
+        + "AsyncHTTPClientTransport, which applies them"
 }

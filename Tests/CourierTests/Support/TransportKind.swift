@@ -43,6 +43,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
             configuration.timeout.connect = .seconds(connectTimeoutSeconds)
+            configuration.connectionPool.retryConnectionEstablishment = false
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let provider = ApiProvider(
                 baseUrl: baseUrl,

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One or more X.509 certificates, as PEM text or DER bytes, e.g. a private certificate authority to trust.
+///
+/// The bytes are read when a transport first uses them: a certificate that cannot be read fails the request with
+/// ``ApiError/invalidRequest(reason:)`` saying so, and nothing is sent.
+public struct TLSCertificate: Sendable, Hashable {
+    /// How ``bytes`` are encoded.
+    public enum Encoding: Sendable, Hashable {
+        /// Text with one or more `-----BEGIN CERTIFICATE-----` blocks.
+        case pem
+        /// One certificate in binary DER.
+        case der
+    }
+
+    /// The encoded certificates.
+    public let bytes: Data
+    /// How they are encoded.
+    public let encoding: Encoding
+
+    /// Certificates in PEM text; several may follow one another.
+    public init(pem: String) {
+        bytes = Data(pem.utf8)
+        encoding = .pem
+    }
+
+    /// One certificate in DER.
+    public init(der: Data) {
+        bytes = der
+        encoding = .der
+    }
+
+    /// The certificates in a `.pem`, `.crt` or `.der` file: PEM when the file starts with `-----BEGIN`, DER otherwise.
+    /// - Throws: The file system's error when the file cannot be read.
+    public init(contentsOf url: URL) throws {
+        let data = try Data(contentsOf: url)
+        bytes = data
+        encoding = data.starts(with: Data("-----BEGIN".utf8)) ? .pem : .der
+    }
+}

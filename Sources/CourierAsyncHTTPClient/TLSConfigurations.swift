@@ -1,0 +1,77 @@
+import Courier
+import Foundation
+import NIOConcurrencyHelpers
+import NIOSSL
+
+/// Courier's ``TLSOptions`` as swift-nio-ssl configurations, each made and checked once: reading certificates and
+/// keys, and proving that a key matches its certificate, would otherwise cost every request.
+final class TLSConfigurations: Sendable {
+    private let made = NIOLockedValueBox<[TLSOptions: Result<TLSConfiguration, InvalidRequestError>]>([:])
+
+    func configuration(for options: TLSOptions) -> Result<TLSConfiguration, InvalidRequestError> {
+        if let known = made.withLockedValue({ $0[options] }) { return known }
+        let result = Result { () throws(InvalidRequestError) in try Self.make(options) }
+        made.withLockedValue { $0[options] = result }
+        return result
+    }
+
+    private static func make(_ options: TLSOptions) throws(InvalidRequestError) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch options.trustRoots {
+        case .system:
+            configuration.trustRoots = .default
+        case .only(let authorities):
+            configuration.trustRoots = .certificates(try certificates(authorities, purpose: "trust roots"))
+        case .systemAnd(let authorities):
+            configuration.trustRoots = .default
+            configuration.additionalTrustRoots = [
+                .certificates(try certificates(authorities, purpose: "additional trust roots"))
+            ]
+        }
+        configuration.minimumTLSVersion = options.minimumVersion == .tls13 ? .tlsv13 : .tlsv12
+        if let identity = options.clientIdentity {
+            let chain = try certificates(
+                [TLSCertificate(pem: identity.certificateChainPem)],
+                purpose: "client identity's certificate chain"
+            )
+            configuration.certificateChain = chain.map { .certificate($0) }
+            do {
+                configuration.privateKey = .privateKey(
+                    try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPem.utf8), format: .pem)
+                )
+            } catch {
+                throw InvalidRequestError(
+                    reason: "the client identity's private key could not be read as PEM: \(error)"
+                )
+            }
+        }
+        do {
+            // Checks now what the first handshake would, e.g. that the key belongs to the certificate.
+            _ = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw InvalidRequestError(reason: "the TLS options cannot be used: \(error)")
+        }
+        return configuration
+    }
+
+    private static func certificates(
+        _ certificates: [TLSCertificate],
+        purpose: String
+    ) throws(InvalidRequestError) -> [NIOSSLCertificate] {
+        var read: [NIOSSLCertificate] = []
+        for (index, certificate) in certificates.enumerated() {
+            do {
+                switch certificate.encoding {
+                case .pem: read += try NIOSSLCertificate.fromPEMBytes(Array(certificate.bytes))
+                case .der: read.append(try NIOSSLCertificate(bytes: Array(certificate.bytes), format: .der))
+                }
+            } catch {
+                throw InvalidRequestError(
+                    reason: "certificate \(index + 1) of the \(purpose) could not be read: \(error)"
+                )
+            }
+        }
+        guard !read.isEmpty else { throw InvalidRequestError(reason: "the \(purpose) hold no certificate") }
+        return read
+    }
+}

@@ -1,0 +1,72 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdTLS
+import NIOSSL
+
+extension TestServer {
+    /// How a test server serves HTTPS, with a certificate from ``TestCertificates``.
+    public struct TLS: Sendable {
+        /// Which server certificate the server presents.
+        public enum Certificate: Sendable {
+            /// ``TestCertificates/trusted``: valid for `127.0.0.1` and `localhost`.
+            case trusted
+            /// ``TestCertificates/expired``.
+            case expired
+            /// ``TestCertificates/wrongHost``: for `wrong.example.com` alone.
+            case wrongHost
+        }
+
+        /// The certificate presented.
+        public var certificate: Certificate
+        /// Whether HTTP/2 is offered (by ALPN, beside HTTP/1.1).
+        public var http2: Bool
+        /// Whether a client must present a certificate signed by ``TestCertificates/clientAuthority``.
+        public var requiresClientCertificate: Bool
+        /// The oldest TLS version accepted.
+        public var minimumVersion: TLSVersion
+
+        /// Creates the settings.
+        /// - Parameters:
+        ///   - certificate: The certificate presented.
+        ///   - http2: Whether HTTP/2 is offered beside HTTP/1.1.
+        ///   - requiresClientCertificate: Whether mutual TLS is required.
+        ///   - minimumVersion: The oldest TLS version accepted.
+        public init(
+            certificate: Certificate = .trusted,
+            http2: Bool = false,
+            requiresClientCertificate: Bool = false,
+            minimumVersion: TLSVersion = .tlsv12
+        ) {
+            self.certificate = certificate
+            self.http2 = http2
+            self.requiresClientCertificate = requiresClientCertificate
+            self.minimumVersion = minimumVersion
+        }
+
+        func serverBuilder() throws -> HTTPServerBuilder {
+            let certificates = try TestCertificates.shared()
+            let identity: TestIdentity
+            switch certificate {
+            case .trusted: identity = certificates.trusted
+            case .expired: identity = certificates.expired
+            case .wrongHost: identity = certificates.wrongHost
+            }
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(identity.certificate.utf8))
+                    .map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKey.utf8), format: .pem))
+            )
+            configuration.minimumTLSVersion = minimumVersion
+            if requiresClientCertificate {
+                configuration.certificateVerification = .noHostnameVerification
+                configuration.trustRoots = .certificates(
+                    try NIOSSLCertificate.fromPEMBytes(Array(certificates.clientAuthority.utf8))
+                )
+            }
+            if http2 { return try .http2Upgrade(tlsConfiguration: configuration) }
+            configuration.applicationProtocols = ["http/1.1"]
+            return try .tls(.http1(), tlsConfiguration: configuration)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import Testing
+
+/// HTTP/2 over AsyncHTTPClient, negotiated by ALPN with the HTTPS test server: many requests on one connection, and
+/// the same contract as HTTP/1.1.
+@Suite struct Http2Tests {
+    @Test func sixtyFourConcurrentRequestsShareOneConnection() async throws {
+        try await TestServer.withServer(tls: .init(http2: true)) { server in
+            let outcomes = try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+                // The server answers none of them until all 64 are in flight together.
+                await withTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<64 {
+                        group.addTask {
+                            let result = await provider.response(
+                                on: .gather(key: "sixty-four", count: 64),
+                                decodeBodyTo: [String: Int].self
+                            )
+                            return (try? result.get()) == ["gathered": 64]
+                        }
+                    }
+                    return await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+            }
+            #expect(outcomes.count == 64)
+            #expect(outcomes.allSatisfy { $0 })
+            #expect(await server.connectionCount() == 1)
+        }
+    }
+
+    @Test func overHttp1TheSameRequestsNeedSeveralConnections() async throws {
+        try await TestServer.withServer(tls: .init(http2: false)) { server in
+            try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            _ = await provider.response(on: .gather(key: "eight", count: 8), decodeBodyTo: Data.self)
+                        }
+                    }
+                }
+            }
+            #expect(await server.connectionCount() == 8)
+        }
+    }
+
+    @Test func theTimeoutTheSizeLimitAndRedirectsHoldOverHttp2() async throws {
+        try await TestServer.withServer(tls: .init(http2: true)) { server in
+            try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+                let late = await provider.response(
+                    on: .slow(milliseconds: 3_000, timeout: .milliseconds(200)),
+                    decodeBodyTo: Data.self
+                )
+                #expect(late.failure == .noResponseReceived(error: URLError(.timedOut)))
+                let large = await provider.response(on: .bytes(count: 100_000, limit: 1_000), decodeBodyTo: Data.self)
+                #expect(large.failure == .responseBodyTooLarge(limit: 1_000))
+                let redirected = try await provider.response(
+                    on: .redirect(to: server.url("/echo"), headers: ["Authorization": "Bearer same-origin"]),
+                    decodeBodyTo: ReceivedRequest.self
+                ).get()
+                #expect(redirected.path == "/echo")
+                #expect(redirected.header("Authorization") == "Bearer same-origin")
+            }
+        }
+    }
+
+    @Test func cancellingEndsTheRequestAtOnceAndLeavesTheConnectionUsable() async throws {
+        try await TestServer.withServer(tls: .init(http2: true)) { server in
+            try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+                let slow = Task {
+                    await provider.response(on: .slow(milliseconds: 10_000, timeout: nil), decodeBodyTo: Data.self)
+                }
+                await server.waitForRequests(count: 1)
+                let cancelledAt = ContinuousClock.now
+                slow.cancel()
+                #expect(await slow.value.failure == .cancelled)
+                #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+                let next = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+                #expect(next.failure == nil)
+            }
+            #expect(await server.connectionCount() == 1)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Courier
+import CourierTestServer
+import Foundation
+
+/// Endpoints of the HTTPS test server; the provider gives the base URL.
+enum HttpsApi: Endpoint {
+    typealias ClientErrorType = TestError
+
+    case echo(headers: [String: String] = [:])
+    /// With TLS options of its own, which replace the transport's.
+    case echoWith(tls: TLSOptions)
+    case gather(key: String, count: Int)
+    case redirect(to: URL, headers: [String: String])
+    case slow(milliseconds: Int, timeout: Duration?)
+    case bytes(count: Int, limit: Int)
+
+    var baseUrl: URL { URL(fileURLWithPath: "/") }
+
+    var subpath: String {
+        switch self {
+        case .echo, .echoWith: "echo"
+        case .gather(let key, _): "gather/\(key)"
+        case .redirect: "redirect"
+        case .slow: "slow"
+        case .bytes: "bytes"
+        }
+    }
+
+    var method: HttpMethod { .get }
+
+    var headers: [String: String] {
+        switch self {
+        case .echo(let headers), .redirect(_, let headers): headers
+        default: [:]
+        }
+    }
+
+    var queryParameters: [String: QueryParameterValue] {
+        switch self {
+        case .gather(_, let count): ["count": .int(count)]
+        case .redirect(let target, _): ["to": .string(target.absoluteString)]
+        case .slow(let milliseconds, _): ["ms": .int(milliseconds)]
+        case .bytes(let count, _): ["count": .int(count)]
+        default: [:]
+        }
+    }
+
+    var timeout: Duration? {
+        guard case .slow(_, let timeout) = self else { return nil }
+        return timeout
+    }
+
+    var maximumResponseBodySize: Int {
+        guard case .bytes(_, let limit) = self else { return 16 * 1024 * 1024 }
+        return limit
+    }
+
+    var tls: TLSOptions? {
+        guard case .echoWith(let tls) = self else { return nil }
+        return tls
+    }
+}
+
+extension TLSOptions {
+    /// Trusts the test authority alone.
+    static func testAuthority() throws -> TLSOptions {
+        TLSOptions(trustRoots: .only([TLSCertificate(pem: try TestCertificates.shared().authority)]))
+    }
+
+    /// Trusts the test authority alone and presents the test client identity.
+    static func testAuthorityWithClientIdentity() throws -> TLSOptions {
+        let certificates = try TestCertificates.shared()
+        return TLSOptions(
+            trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
+            clientIdentity: TLSClientIdentity(
+                certificateChainPem: certificates.client.certificate,
+                privateKeyPem: certificates.client.privateKey
+            )
+        )
+    }
+}

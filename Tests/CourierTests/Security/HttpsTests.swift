@@ -1,0 +1,189 @@
+import AsyncHTTPClient
+@testable import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import Testing
+
+/// HTTPS against the loopback server with certificates made at test time: what each transport can do, and the
+/// same typed failure for the same fault.
+@Suite struct HttpsTests {
+    /// Runs `body` with a provider over AsyncHTTPClient with `tls`, on a client of its own that speaks HTTP/2 when
+    /// offered.
+    static func withProvider<Result>(
+        _ server: TestServer,
+        tls: TLSOptions?,
+        plugins: [Plugin<HttpsApi>] = [],
+        _ body: (ApiProvider<HttpsApi>) async throws -> Result
+    ) async throws -> Result {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let provider = ApiProvider<HttpsApi>(
+            baseUrl: server.baseUrl,
+            plugins: plugins,
+            transport: AsyncHTTPClientTransport(client: client, tls: tls)
+        )
+        do {
+            let result = try await body(provider)
+            try await client.shutdown()
+            return result
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+    }
+
+    @Test(arguments: [false, true]) func aTrustedServerAnswersOverHttp1AndHttp2(http2: Bool) async throws {
+        try await TestServer.withServer(tls: .init(http2: http2)) { server in
+            let received = try await Self.withProvider(server, tls: try .testAuthority()) { provider in
+                try await provider.response(on: .echo(headers: ["X-Probe": "1"]), decodeBodyTo: ReceivedRequest.self)
+                    .get()
+            }
+            #expect(received.header("X-Probe") == "1")
+            #expect(await server.receivedRequests().count == 1)
+        }
+    }
+
+    @Test func eachCertificateProblemIsItsOwnTypedFailureAndNothingIsSent() async throws {
+        let certificates = try TestCertificates.shared()
+        let onlyTheClientAuthority = TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.clientAuthority)]))
+        let cases: [(TestServer.TLS.Certificate, TLSOptions?, TLSFailure)] = [
+            (.trusted, nil, .untrustedCertificate),
+            (.trusted, onlyTheClientAuthority, .untrustedCertificate),
+            (.wrongHost, try .testAuthority(), .wrongHost),
+            // swift-nio-ssl reports every failed chain check alike; see TLSFailures.
+            (.expired, try .testAuthority(), .untrustedCertificate),
+        ]
+        for (certificate, tls, expected) in cases {
+            try await TestServer.withServer(tls: .init(certificate: certificate)) { server in
+                let result = try await Self.withProvider(server, tls: tls) { provider in
+                    await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+                }
+                #expect(result.failure?.tlsFailure == expected, "\(certificate) with \(String(describing: tls))")
+                #expect(await server.receivedRequests().isEmpty)
+            }
+        }
+    }
+
+    @Test func urlSessionReportsAPrivateAuthorityAsUntrustedWithLibcurlsReason() async throws {
+        try await TestServer.withServer(tls: .init()) { server in
+            let provider = ApiProvider<HttpsApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
+            let result = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+            #expect(result.failure?.tlsFailure == .untrustedCertificate)
+            guard case .failure(.noResponseReceived(let error?)) = result else { return }
+            #expect(error.localizedDescription.contains("unable to get local issuer certificate"))
+            #expect(await server.receivedRequests().isEmpty)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases) func aServerThatDoesNotSpeakTlsIsAFailedHandshake(
+        kind: TransportKind
+    ) async throws {
+        try await TestServer.withServer { plain in
+            let https = try #require(URL(string: "https://127.0.0.1:\(plain.port)"))
+            let result = try await kind.withProvider(HttpsApi.self, baseUrl: https) { provider in
+                await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+            }
+            #expect(result.failure?.tlsFailure == .handshakeFailed)
+        }
+    }
+
+    @Test func mutualTlsSucceedsWithTheIdentityAndFailsClearlyWithoutOrWithAnother() async throws {
+        let certificates = try TestCertificates.shared()
+        try await TestServer.withServer(tls: .init(requiresClientCertificate: true)) { server in
+            try await Self.withProvider(server, tls: try .testAuthority()) { provider in
+                let without = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+                #expect(without.failure?.tlsFailure == .clientCertificateRequired)
+                // The endpoint's options replace the transport's: with the identity, the same provider gets in.
+                let with = await provider.response(
+                    on: .echoWith(tls: try .testAuthorityWithClientIdentity()),
+                    decodeBodyTo: ReceivedRequest.self
+                )
+                #expect(with.failure == nil)
+                // A certificate from the server's authority is not one the server takes from clients.
+                var another = try TLSOptions.testAuthority()
+                another.clientIdentity = TLSClientIdentity(
+                    certificateChainPem: certificates.trusted.certificate,
+                    privateKeyPem: certificates.trusted.privateKey
+                )
+                let rejected = await provider.response(on: .echoWith(tls: another), decodeBodyTo: ReceivedRequest.self)
+                #expect(rejected.failure?.tlsFailure == .clientCertificateRejected)
+            }
+            #expect(await server.receivedRequests().count == 1)
+        }
+    }
+
+    @Test func tlsOptionsThatCannotBeReadAreAnInvalidRequestAndNothingIsSent() async throws {
+        let certificates = try TestCertificates.shared()
+        let mismatched = TLSOptions(
+            trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
+            clientIdentity: TLSClientIdentity(
+                certificateChainPem: certificates.client.certificate,
+                privateKeyPem: certificates.trusted.privateKey
+            )
+        )
+        let cases: [(TLSOptions, String)] = [
+            (TLSOptions(trustRoots: .only([TLSCertificate(pem: "not a certificate")])), "trust roots"),
+            (TLSOptions(trustRoots: .systemAnd([TLSCertificate(der: Data([1, 2, 3]))])), "could not be read"),
+            (mismatched, "cannot be used"),
+        ]
+        try await TestServer.withServer(tls: .init()) { server in
+            try await Self.withProvider(server, tls: nil) { provider in
+                for (tls, expected) in cases {
+                    let result = await provider.response(on: .echoWith(tls: tls), decodeBodyTo: ReceivedRequest.self)
+                    let reason = result.invalidRequestReason ?? "\(result)"
+                    #expect(reason.contains(expected), "\(reason)")
+                }
+            }
+            let session = ApiProvider<HttpsApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
+            let refused = await session.response(on: .echoWith(tls: try .testAuthority()), decodeBodyTo: Data.self)
+            #expect(refused.invalidRequestReason?.contains("AsyncHTTPClientTransport") == true)
+            #expect(await server.receivedRequests().isEmpty)
+        }
+    }
+
+    @Test func aMinimumOfTls13IsNegotiatedWithAServerThatRequiresIt() async throws {
+        try await TestServer.withServer(tls: .init(minimumVersion: .tlsv13)) { server in
+            var tls = try TLSOptions.testAuthority()
+            tls.minimumVersion = .tls13
+            let result = try await Self.withProvider(server, tls: tls) { provider in
+                await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+            }
+            #expect(result.failure == nil)
+        }
+    }
+
+    @Test func retryNeverRetriesATlsFailure() async throws {
+        let attempts = Locked(0)
+        let retry = RetryPlugin<HttpsApi>(policy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1)))
+        let counter = AttemptRecorder<HttpsApi> { _ in attempts.withLock { $0 += 1 } }
+        try await TestServer.withServer(tls: .init(certificate: .wrongHost)) { server in
+            let result = try await Self.withProvider(server, tls: try .testAuthority(), plugins: [retry, counter]) {
+                await $0.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
+            }
+            #expect(result.failure?.tlsFailure == .wrongHost)
+        }
+        #expect(attempts.withLock { $0 } == 1)
+    }
+
+    @Test func anHttpsToHttpRedirectCarriesNoCredentialOverAsyncHTTPClient() async throws {
+        try await TestServer.withServer { plain in
+            try await TestServer.withServer(tls: .init()) { secure in
+                let credentials = [
+                    "Authorization": "Bearer secret", "Proxy-Authorization": "Basic c2VjcmV0",
+                    "Cookie": "session=secret",
+                ]
+                let received = try await Self.withProvider(secure, tls: try .testAuthority()) { provider in
+                    try await provider.response(
+                        on: .redirect(to: plain.url("/echo"), headers: credentials.merging(["X-Kept": "1"]) { $1 }),
+                        decodeBodyTo: ReceivedRequest.self
+                    ).get()
+                }
+                #expect(received.header("X-Kept") == "1")
+                for name in credentials.keys { #expect(received.header(name) == nil, "\(name)") }
+                #expect(await secure.receivedRequests().first?.header("Authorization") == "Bearer secret")
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+@testable import Courier
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What libcurl says, as FoundationNetworking passes it on, told apart; and redirects that leave HTTPS.
+@Suite struct TLSFailureTests {
+    /// libcurl's texts: "SSL certificate problem: " and OpenSSL's verification result, or OpenSSL's own reason.
+    @Test(arguments: [
+        ("SSL certificate problem: unable to get local issuer certificate", TLSFailure.untrustedCertificate),
+        ("SSL certificate problem: self-signed certificate", .untrustedCertificate),
+        ("SSL certificate problem: self signed certificate in certificate chain", .untrustedCertificate),
+        ("SSL certificate problem: certificate has expired", .expiredCertificate),
+        ("SSL certificate problem: certificate is not yet valid", .certificateNotYetValid),
+        ("SSL: no alternative certificate subject name matches target host name '127.0.0.1'", .wrongHost),
+        ("SSL: certificate subject name 'wrong.example.com' does not match target host name 'localhost'", .wrongHost),
+        ("OpenSSL/3.0.15: error:0A00045C:SSL routines::tlsv13 alert certificate required", .clientCertificateRequired),
+        ("OpenSSL/3.0.15: error:0A000418:SSL routines::tlsv1 alert unknown ca", .clientCertificateRejected),
+        ("OpenSSL/3.0.15: error:0A00010B:SSL routines::wrong version number", .handshakeFailed),
+        ("TLS connect error: error:0A000410:SSL routines::sslv3 alert handshake failure", .handshakeFailed),
+    ])
+    func libcurlsMessageTellsTheFailure(message: String, expected: TLSFailure) {
+        #expect(TLSFailure(libcurlMessage: message) == expected)
+        let error = TLSFailure.classifyingLibcurlError(
+            URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message])
+        )
+        #expect(TLSFailure(error) == expected)
+        #expect((error as? URLError)?.localizedDescription.contains(message) == true)
+    }
+
+    @Test func otherFailuresAreLeftAsTheyWere() {
+        #expect(TLSFailure(libcurlMessage: "Couldn't connect to server") == nil)
+        let refused = URLError(.cannotConnectToHost)
+        #expect((TLSFailure.classifyingLibcurlError(refused) as? URLError)?.code == .cannotConnectToHost)
+        #expect(ApiError<TestError>.noResponseReceived(error: refused).tlsFailure == nil)
+    }
+
+    @Test func everyFailureHasItsOwnCode() {
+        #expect(Set(TLSFailure.allCases.map(\.code)).count == TLSFailure.allCases.count)
+    }
+
+    /// URLSession on Linux cannot reach the HTTPS test server (no private authority can be trusted), so the
+    /// delegate that decides what a redirect carries is asked directly.
+    @Test(arguments: [
+        ("https://127.0.0.1:8443/redirect", "http://127.0.0.1:8443/echo", false),
+        ("https://127.0.0.1:8443/redirect", "http://127.0.0.1:8080/echo", false),
+        ("https://localhost/redirect", "http://localhost/echo", false),
+        ("https://127.0.0.1:8443/redirect", "https://127.0.0.1:8443/echo", true),
+    ])
+    func aRedirectLeavingHttpsCarriesNoCredentialOverURLSession(from: String, to: String, keeps: Bool) async throws {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: URLRequest(url: try #require(URL(string: from))))
+        defer { task.cancel() }
+        var next = URLRequest(url: try #require(URL(string: to)))
+        let credentials = ["Authorization": "Bearer secret", "Proxy-Authorization": "Basic c2VjcmV0", "Cookie": "a=b"]
+        for (name, value) in credentials { next.setValue(value, forHTTPHeaderField: name) }
+        next.setValue("1", forHTTPHeaderField: "X-Kept")
+        let origin = try #require(URL(string: from))
+        let response = try #require(
+            HTTPURLResponse(url: origin, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: [:])
+        )
+        let redirected = await withCheckedContinuation { continuation in
+            URLSessionTransportDelegate().urlSession(
+                session,
+                task: task,
+                willPerformHTTPRedirection: response,
+                newRequest: next
+            ) { continuation.resume(returning: $0) }
+        }
+        #expect(redirected?.value(forHTTPHeaderField: "X-Kept") == "1")
+        for name in credentials.keys {
+            #expect((redirected?.value(forHTTPHeaderField: name) != nil) == keeps, "\(name)")
+        }
+    }
+}
