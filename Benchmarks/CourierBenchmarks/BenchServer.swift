@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// The loopback server, run in a process of its own so that it does not share the client's cores' scheduling.
 enum BenchServer {
-    static func run() async throws {
+    /// - Parameter server: How connections are served: plain HTTP/1.1 by default, or HTTPS.
+    static func run(server: HTTPServerBuilder = .http1()) async throws {
         let router = Router()
         router.get("/tiny") { _, _ in response(Bodies.tiny) }
         router.get("/items/1k") { _, _ in response(Bodies.oneKilobyte) }
@@ -30,6 +32,7 @@ enum BenchServer {
         logger.logLevel = .critical
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
             onServerRunning: { channel in
                 FileHandle.standardOutput.write(Data("port \(channel.localAddress?.port ?? 0)\n".utf8))

@@ -43,21 +43,27 @@ enum Loopback {
             let provider = ApiProvider<BenchApi>(baseUrl: baseUrl)
             return { (try? await provider.response(on: .items(size: size), decodeBodyTo: [Item].self).get()) != nil }
         case .rawAsyncHttpClient:
-            return {
-                var request = HTTPClientRequest(url: url.absoluteString)
-                request.headers.add(name: "Accept", value: "application/json")
-                guard let response = try? await httpClient.execute(request, deadline: .distantFuture),
-                    response.status == .ok,
-                    let body = try? await response.body.collect(upTo: 16 << 20)
-                else { return false }
-                return (try? decoder.decode([Item].self, from: Data(body.readableBytesView))) != nil
-            }
+            return rawAsyncHttpClient(url: url, httpClient: httpClient)
         case .courierAsyncHttpClient:
             let provider = ApiProvider<BenchApi>(
                 baseUrl: baseUrl,
                 transport: AsyncHTTPClientTransport(client: httpClient)
             )
             return { (try? await provider.response(on: .items(size: size), decodeBodyTo: [Item].self).get()) != nil }
+        }
+    }
+
+    /// AsyncHTTPClient alone: one request for `url`, its body collected and decoded as a list of items.
+    static func rawAsyncHttpClient(url: URL, httpClient: HTTPClient) -> @Sendable () async -> Bool {
+        let decoder = JSONDecoder()
+        return {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.headers.add(name: "Accept", value: "application/json")
+            guard let response = try? await httpClient.execute(request, deadline: .distantFuture),
+                response.status == .ok,
+                let body = try? await response.body.collect(upTo: 16 << 20)
+            else { return false }
+            return (try? decoder.decode([Item].self, from: Data(body.readableBytesView))) != nil
         }
     }
 }

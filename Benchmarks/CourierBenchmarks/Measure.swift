@@ -127,10 +127,11 @@ enum Measure {
     }
 
     /// Starts the loopback server in a child process and returns it with its port.
-    static func startServer() throws -> (Process, Int) {
+    /// - Parameter arguments: The server's mode and its arguments.
+    static func startServer(_ arguments: [String] = ["serve"]) throws -> (Process, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["serve"]
+        process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()

@@ -17,7 +17,8 @@ enum Report {
         try bigBody(port: port)
         try soak(port: port)
         try await transfers(port: port)
-        print("\nRatios at a glance: \(flights)")
+        let https = try await Https.report(duration: flightDuration)
+        print("\nRatios at a glance: \(flights); HTTPS over AsyncHTTPClient: \(https)")
     }
 
     // MARK: Mocked pipeline

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierTestServer
 import Foundation
 
 // Courier's benchmarks, side by side with their baselines in the same run. Release builds only:
@@ -13,6 +14,15 @@ let flightDuration = Duration.seconds(Int(ProcessInfo.processInfo.environment["C
 switch mode {
 case "serve":
     try await BenchServer.run()
+
+case "serve-https":
+    // serve-https <h1|h2> <file>: the loopback server over HTTPS; its authority's certificate is written to <file>.
+    try TestCertificates.shared().authority.write(toFile: arguments[2], atomically: true, encoding: .utf8)
+    try await BenchServer.run(server: TestServer.TLS(http2: arguments[1] == "h2").serverBuilder())
+
+case "https":
+    // https: HTTPS over AsyncHTTPClient at 1, 16 and 64 in flight, HTTP/1.1 beside HTTP/2, raw beside Courier.
+    try await Https.report(duration: flightDuration)
 
 case "mocked":
     // The mocked pipeline's table alone.

@@ -3,6 +3,7 @@ import Courier
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -29,24 +30,41 @@ import FoundationNetworking
 /// ```
 public final class AsyncHTTPClientTransport: Transport {
     /// The client that carries the requests; whoever created it shuts it down (`HTTPClient.shared`, and the client of
-    /// a transport made with ``init()``, never need to be, and the latter must not be).
+    /// a transport made with ``init(tls:)``, never need to be, and the latter must not be).
     public let client: HTTPClient
     /// The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS configuration.
     public let tls: TLSOptions?
 
+    /// How ``tls`` is applied: by the client itself, or to each request.
+    private let ownTLS: OwnTLS
     private let tlsConfigurations = TLSConfigurations()
 
-    /// Creates a transport over Courier's process-wide client: AsyncHTTPClient's shared configuration
+    private enum OwnTLS: Sendable {
+        case byClient
+        case perRequest(Result<TLSConfiguration, InvalidRequestError>)
+    }
+
+    /// Creates a transport over one of Courier's process-wide clients: AsyncHTTPClient's shared configuration
     /// (`HTTPClient.shared`'s), except that the client makes no spans of its own, so that Courier's `TracingPlugin`
     /// is the only one to trace the requests, and that a connection that cannot be made (refused, or a TLS failure)
     /// fails the request at once instead of being tried again until the connect timeout.
     ///
-    /// Every transport made this way shares that client for the life of the process: never shut down its
-    /// ``client``. Transports with different ``tls`` options share it too: the client keeps separate connections
-    /// per TLS configuration.
-    /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the client's.
+    /// Every transport made this way with the same `tls` shares a client for the life of the process: never shut
+    /// down its ``client``. Given options are that client's own TLS configuration, which costs less per request than
+    /// a configuration given with each (the client files every request under its TLS configuration).
+    /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's
+    ///   defaults.
     public convenience init(tls: TLSOptions? = nil) {
-        self.init(client: Self.sharedClient, tls: tls)
+        guard let tls else {
+            self.init(client: SharedClients.plain, tls: nil, ownTLS: .byClient)
+            return
+        }
+        let configuration = TLSConfigurations.made(for: tls)
+        if case .success(let made) = configuration, let client = SharedClients.client(for: tls, configuration: made) {
+            self.init(client: client, tls: tls, ownTLS: .byClient)
+        } else {
+            self.init(client: SharedClients.plain, tls: tls, ownTLS: .perRequest(configuration))
+        }
     }
 
     /// Creates a transport over `client`; whoever created it shuts it down.
@@ -60,19 +78,19 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - client: The client that carries the requests.
     ///   - tls: The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS
     ///     configuration. Given options replace the client's TLS configuration for those requests.
-    public init(client: HTTPClient, tls: TLSOptions? = nil) {
-        self.client = client
-        self.tls = tls
+    public convenience init(client: HTTPClient, tls: TLSOptions? = nil) {
+        self.init(
+            client: client,
+            tls: tls,
+            ownTLS: tls.map { OwnTLS.perRequest(TLSConfigurations.made(for: $0)) } ?? .byClient
+        )
     }
 
-    private static let sharedClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration.singletonConfiguration
-        configuration.tracing.tracer = nil
-        // A connection that cannot be made is reported at once, so that a TLS failure (which no retry would cure)
-        // comes back in milliseconds rather than at the connect timeout; `RetryPlugin` retries what is worth it.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    private init(client: HTTPClient, tls: TLSOptions?, ownTLS: OwnTLS) {
+        self.client = client
+        self.tls = tls
+        self.ownTLS = ownTLS
+    }
 
     /// Starts `request` on the client's event loops; `completion` runs once, on an event loop, a timer's queue or
     /// the cancelling thread.
@@ -95,8 +113,10 @@ public final class AsyncHTTPClientTransport: Transport {
                 bodyFile: options.bodyFile,
                 reportingUpload: options.uploadProgress != nil
             )
-            if let tls = options.tls ?? tls {
-                built.tlsConfiguration = try tlsConfigurations.configuration(for: tls).get()
+            if let endpointTLS = options.tls, endpointTLS != tls {
+                built.tlsConfiguration = try tlsConfigurations.configuration(for: endpointTLS).get()
+            } else if case .perRequest(let configuration) = ownTLS {
+                built.tlsConfiguration = try configuration.get()
             }
             outgoing = built
         } catch {

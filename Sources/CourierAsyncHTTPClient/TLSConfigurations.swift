@@ -8,11 +8,22 @@ import NIOSSL
 final class TLSConfigurations: Sendable {
     private let made = NIOLockedValueBox<[TLSOptions: Result<TLSConfiguration, InvalidRequestError>]>([:])
 
+    private static let capacity = 64
+
     func configuration(for options: TLSOptions) -> Result<TLSConfiguration, InvalidRequestError> {
         if let known = made.withLockedValue({ $0[options] }) { return known }
-        let result = Result { () throws(InvalidRequestError) in try Self.make(options) }
-        made.withLockedValue { $0[options] = result }
+        let result = Self.made(for: options)
+        made.withLockedValue { made in
+            // Options made anew per request (a rotating identity) must not grow this without bound.
+            if made.count >= Self.capacity { made.removeAll() }
+            made[options] = result
+        }
         return result
+    }
+
+    /// `options` as a configuration, or why they cannot be one.
+    static func made(for options: TLSOptions) -> Result<TLSConfiguration, InvalidRequestError> {
+        Result { () throws(InvalidRequestError) in try make(options) }
     }
 
     private static func make(_ options: TLSOptions) throws(InvalidRequestError) -> TLSConfiguration {

@@ -44,7 +44,8 @@ extension TestServer {
             self.minimumVersion = minimumVersion
         }
 
-        func serverBuilder() throws -> HTTPServerBuilder {
+        /// The Hummingbird server that serves HTTPS this way, for a server of one's own (the benchmarks' routes).
+        public func serverBuilder() throws -> HTTPServerBuilder {
             let certificates = try TestCertificates.shared()
             let identity: TestIdentity
             switch certificate {

@@ -14,7 +14,8 @@ public enum ApiError<ClientErrorType: Decodable & Sendable>: Error {
     /// method token …); nothing was sent. The reason names the offending input.
     case invalidRequest(reason: String)
 
-    /// No HTTP response arrived: no connection, a timeout, the connection closed mid-response, a TLS failure.
+    /// No HTTP response arrived: no connection, a timeout, the connection closed mid-response, a TLS failure
+    /// (``tlsFailure`` tells which).
     case noResponseReceived(error: Error?)
 
     /// The request was cancelled (by its handle, or by cancelling the task awaiting it) before an answer came.

@@ -15,6 +15,10 @@ import FoundationNetworking
 /// On Linux, URLSession (FoundationNetworking) runs all libcurl work on one serial queue and keeps 6 connections
 /// per host by default; a server sending many requests at once is better served by the `CourierAsyncHTTPClient`
 /// transport.
+///
+/// It applies no ``TLSOptions`` but ``TLSOptions/platformDefault``: a request asking for others fails with
+/// ``ApiError/invalidRequest(reason:)`` and is not sent. On Linux its TLS failures, which FoundationNetworking
+/// reports as `URLError(.unknown)` with libcurl's text, are told apart from that text as ``TLSFailure``s.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate = URLSessionTransportDelegate()

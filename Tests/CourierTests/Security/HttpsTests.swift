@@ -18,19 +18,14 @@ import Testing
     ) async throws -> Result {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let provider = ApiProvider<HttpsApi>(
-            baseUrl: server.baseUrl,
-            plugins: plugins,
-            transport: AsyncHTTPClientTransport(client: client, tls: tls)
-        )
-        do {
-            let result = try await body(provider)
-            try await client.shutdown()
-            return result
-        } catch {
-            try await client.shutdown()
-            throw error
+        return try await withHTTPClient(configuration) { client in
+            try await body(
+                ApiProvider<HttpsApi>(
+                    baseUrl: server.baseUrl,
+                    plugins: plugins,
+                    transport: AsyncHTTPClientTransport(client: client, tls: tls)
+                )
+            )
         }
     }
 
@@ -136,6 +131,13 @@ import Testing
                     #expect(reason.contains(expected), "\(reason)")
                 }
             }
+            // Given to the transport over Courier's own client, the same options fail every request the same way.
+            let shared = ApiProvider<HttpsApi>(
+                baseUrl: server.baseUrl,
+                transport: AsyncHTTPClientTransport(tls: cases[0].0)
+            )
+            let unreadable = await shared.response(on: .echo(), decodeBodyTo: Data.self)
+            #expect(unreadable.invalidRequestReason?.contains("trust roots") == true)
             let session = ApiProvider<HttpsApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
             let refused = await session.response(on: .echoWith(tls: try .testAuthority()), decodeBodyTo: Data.self)
             #expect(refused.invalidRequestReason?.contains("AsyncHTTPClientTransport") == true)

@@ -17,14 +17,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .urlSession:
             return try await body(URLSessionTransport())
         case .asyncHTTPClient:
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
-                let result = try await body(AsyncHTTPClientTransport(client: client))
-                try await client.shutdown()
-                return result
-            } catch {
-                try await client.shutdown()
-                throw error
+            return try await withHTTPClient(HTTPClient.Configuration()) {
+                try await body(AsyncHTTPClientTransport(client: $0))
             }
         }
     }
@@ -44,20 +38,27 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             var configuration = HTTPClient.Configuration()
             configuration.timeout.connect = .seconds(connectTimeoutSeconds)
             configuration.connectionPool.retryConnectionEstablishment = false
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            let provider = ApiProvider(
-                baseUrl: baseUrl,
-                plugins: plugins,
-                transport: AsyncHTTPClientTransport(client: client)
-            )
-            do {
-                let result = try await body(provider)
-                try await client.shutdown()
-                return result
-            } catch {
-                try await client.shutdown()
-                throw error
+            return try await withHTTPClient(configuration) { client in
+                try await body(
+                    ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: AsyncHTTPClientTransport(client: client))
+                )
             }
         }
+    }
+}
+
+/// Runs `body` with an AsyncHTTPClient client of its own, then shuts the client down, also when `body` throws.
+func withHTTPClient<Result>(
+    _ configuration: HTTPClient.Configuration,
+    _ body: (HTTPClient) async throws -> Result
+) async throws -> Result {
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    do {
+        let result = try await body(client)
+        try await client.shutdown()
+        return result
+    } catch {
+        try await client.shutdown()
+        throw error
     }
 }

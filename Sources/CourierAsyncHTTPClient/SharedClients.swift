@@ -1,0 +1,37 @@
+import AsyncHTTPClient
+import Courier
+import NIOConcurrencyHelpers
+import NIOSSL
+
+/// Courier's process-wide clients, never shut down: one with the system's TLS defaults, and one per distinct
+/// ``TLSOptions`` given to `AsyncHTTPClientTransport(tls:)`, whose configuration is then the client's own rather than
+/// each request's (AsyncHTTPClient hashes a request's TLS configuration into its pool key on every request).
+enum SharedClients {
+    static let plain = make(tlsConfiguration: nil)
+
+    /// Beyond this many distinct options (made anew per transport, e.g. rotating identities), further ones are
+    /// applied per request over ``plain``, so that clients are not made without bound.
+    private static let capacity = 16
+    private static let byOptions = NIOLockedValueBox<[TLSOptions: HTTPClient]>([:])
+
+    /// The client for `options`, or `nil` when there are too many already.
+    static func client(for options: TLSOptions, configuration: TLSConfiguration) -> HTTPClient? {
+        byOptions.withLockedValue { clients in
+            if let client = clients[options] { return client }
+            guard clients.count < capacity else { return nil }
+            let client = make(tlsConfiguration: configuration)
+            clients[options] = client
+            return client
+        }
+    }
+
+    private static func make(tlsConfiguration: TLSConfiguration?) -> HTTPClient {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.tracing.tracer = nil
+        // A connection that cannot be made is reported at once, so that a TLS failure (which no retry would cure)
+        // comes back in milliseconds rather than at the connect timeout; `RetryPlugin` retries what is worth it.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.tlsConfiguration = tlsConfiguration
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+}

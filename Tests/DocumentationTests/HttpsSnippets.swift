@@ -1,0 +1,98 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import Testing
+
+// snippet: payments api
+enum PaymentsApi: Endpoint {
+    typealias ClientErrorType = PaymentsError
+
+    case balance
+    case settle(batch: Int)
+
+    var subpath: String {
+        switch self {
+        case .balance: "echo/balance"
+        case .settle(let batch): "echo/settlements/\(batch)"
+        }
+    }
+
+    var method: HttpMethod {
+        switch self {
+        case .balance: .get
+        case .settle: .post(body: .data(Data()))
+        }
+    }
+}
+
+struct PaymentsError: Decodable {
+    let message: String
+}
+// end snippet
+
+// snippet: mutual tls provider
+func paymentsProvider(
+    baseUrl: URL,
+    authorityPem: String,
+    clientCertificatePem: String,
+    clientKeyPem: String
+) -> ApiProvider<PaymentsApi> {
+    let tls = TLSOptions(
+        // Only the private authority: a certificate from any other, a public one included, is refused.
+        trustRoots: .only([TLSCertificate(pem: authorityPem)]),
+        clientIdentity: TLSClientIdentity(certificateChainPem: clientCertificatePem, privateKeyPem: clientKeyPem),
+        minimumVersion: .tls13
+    )
+    return ApiProvider<PaymentsApi>(baseUrl: baseUrl, transport: AsyncHTTPClientTransport(tls: tls))
+}
+// end snippet
+
+// snippet: tls failure
+func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
+    switch await provider.response(on: .balance, decodeBodyTo: Data.self) {
+    case .success(let body):
+        return "\(body.count) bytes"
+    case .failure(let error) where error.tlsFailure == .clientCertificateRequired:
+        return "this client has no certificate for the payments server"
+    case .failure(let error) where error.tlsFailure != nil:
+        return "not the payments server: \(error.localizedDescription)"
+    case .failure(let error):
+        return error.localizedDescription
+    }
+}
+// end snippet
+
+/// The HTTPS article's snippets, against the loopback HTTPS server with the test authority.
+@Suite struct HttpsSnippets {
+    @Test func mutualTlsWithAPrivateAuthorityGetsInAndEveryoneElseIsToldWhy() async throws {
+        let certificates = try TestCertificates.shared()
+        try await TestServer.withServer(tls: .init(requiresClientCertificate: true, minimumVersion: .tlsv13)) {
+            server in
+            let provider = paymentsProvider(
+                baseUrl: server.baseUrl,
+                authorityPem: certificates.authority,
+                clientCertificatePem: certificates.client.certificate,
+                clientKeyPem: certificates.client.privateKey
+            )
+            let admitted = await balanceText(from: provider)
+            #expect(admitted.hasSuffix("bytes"))
+            let settled = await provider.response(on: .settle(batch: 7), decodeBodyTo: ReceivedRequest.self)
+            #expect((try? settled.get())?.path == "/echo/settlements/7")
+
+            let anonymous = ApiProvider<PaymentsApi>(
+                baseUrl: server.baseUrl,
+                transport: AsyncHTTPClientTransport(
+                    tls: TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.authority)]))
+                )
+            )
+            let refused = await balanceText(from: anonymous)
+            #expect(refused == "this client has no certificate for the payments server")
+
+            let stranger = ApiProvider<PaymentsApi>(baseUrl: server.baseUrl, transport: AsyncHTTPClientTransport())
+            let untrusted = await balanceText(from: stranger)
+            #expect(untrusted.contains("The server's certificate is not from a trusted certificate authority"))
+            #expect(await server.receivedRequests().count == 2)
+        }
+    }
+}
