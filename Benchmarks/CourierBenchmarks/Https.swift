@@ -10,7 +10,7 @@ enum Https {
     enum Client: String, CaseIterable {
         case raw = "AsyncHTTPClient execute"
         case courierClientTls = "Courier, client's TLS configuration"
-        case courierOptions = "Courier, TLSOptions"
+        case courierOptions = "Courier, AsyncHTTPClientTransport(tls:)"
     }
 
     static let passes = 3
@@ -23,8 +23,8 @@ enum Https {
                 + "\(Measure.seconds(duration)) s; ratios to the raw client within each pass)\n"
         )
         print(
-            "| protocol | in flight | AsyncHTTPClient | Courier (client's TLS) | ratio | Courier (TLSOptions) | ratio "
-                + "| µs CPU raw / Courier (TLSOptions) |"
+            "| protocol | in flight | AsyncHTTPClient | Courier, client's TLS configuration | ratio | "
+                + "Courier, `AsyncHTTPClientTransport(tls:)` | ratio | µs CPU per request, raw / Courier (tls:) |"
         )
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         var summary: [String] = []
@@ -40,7 +40,6 @@ enum Https {
             var configuration = HTTPClient.Configuration()
             configuration.tlsConfiguration = try clientConfiguration(trusting: authority)
             let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            let plainClient = HTTPClient(eventLoopGroupProvider: .singleton)
             let options = TLSOptions(trustRoots: .only([TLSCertificate(pem: authority)]))
             for concurrency in [1, 16, 64] {
                 var passResults: [[Client: Measure.Flight]] = []
@@ -51,7 +50,7 @@ enum Https {
                         let operation = request(
                             client,
                             port: port,
-                            httpClient: client == .courierOptions ? plainClient : httpClient,
+                            httpClient: httpClient,
                             options: options
                         )
                         flights[client] = await Measure.throughput(
@@ -81,7 +80,6 @@ enum Https {
                 summary.append("\(name) \(concurrency): \(Report.ratio(ratioOf(.courierOptions)))")
             }
             try await httpClient.shutdown()
-            try await plainClient.shutdown()
         }
         print("")
         return summary.joined(separator: ", ")
@@ -115,7 +113,7 @@ enum Https {
         case .courierOptions:
             let provider = ApiProvider<BenchApi>(
                 baseUrl: baseUrl,
-                transport: AsyncHTTPClientTransport(client: httpClient, tls: options)
+                transport: AsyncHTTPClientTransport(tls: options)
             )
             return {
                 (try? await provider.response(on: .items(size: .oneKilobyte), decodeBodyTo: [Item].self).get()) != nil

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// and URLSession's error codes for the same failures.
 /// AsyncHTTPClient drops `Authorization`, `Proxy-Authorization` and `Cookie` on a redirect to another origin.
 ///
-/// Over HTTPS it applies ``Courier/TLSOptions`` (trust roots, a client identity for mutual TLS, the oldest TLS
+/// Over HTTPS it applies Courier's `TLSOptions` (trust roots, a client identity for mutual TLS, the oldest TLS
 /// version), given here for every request or by an endpoint for its own, and speaks HTTP/2 to servers that offer it
 /// (with a client configured for `.automatic`, the default), many requests at once on one connection.
 ///

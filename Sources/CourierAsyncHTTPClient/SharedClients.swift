@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import NIOSSL
 
 /// Courier's process-wide clients, never shut down: one with the system's TLS defaults, and one per distinct
-/// ``TLSOptions`` given to `AsyncHTTPClientTransport(tls:)`, whose configuration is then the client's own rather than
+/// `TLSOptions` given to `AsyncHTTPClientTransport(tls:)`, whose configuration is then the client's own rather than
 /// each request's (AsyncHTTPClient hashes a request's TLS configuration into its pool key on every request).
 enum SharedClients {
     static let plain = make(tlsConfiguration: nil)

@@ -3,7 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOSSL
 
-/// Courier's ``TLSOptions`` as swift-nio-ssl configurations, each made and checked once: reading certificates and
+/// Courier's `TLSOptions` as swift-nio-ssl configurations, each made and checked once: reading certificates and
 /// keys, and proving that a key matches its certificate, would otherwise cost every request.
 final class TLSConfigurations: Sendable {
     private let made = NIOLockedValueBox<[TLSOptions: Result<TLSConfiguration, InvalidRequestError>]>([:])

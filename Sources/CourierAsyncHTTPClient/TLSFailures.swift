@@ -2,11 +2,11 @@ import Courier
 import Foundation
 import NIOSSL
 
-/// swift-nio-ssl's handshake errors as Courier's ``TLSFailure``s.
+/// swift-nio-ssl's handshake errors as Courier's `TLSFailure`s.
 ///
 /// BoringSSL reports every failed certificate check as `CERTIFICATE_VERIFY_FAILED`, without the reason, and
 /// AsyncHTTPClient offers no verification callback that would see it: an expired certificate is reported as
-/// ``TLSFailure/untrustedCertificate`` here. A certificate for another host is caught by swift-nio-ssl itself, and
+/// `TLSFailure.untrustedCertificate` here. A certificate for another host is caught by swift-nio-ssl itself, and
 /// alerts from the server name their cause.
 enum TLSFailures {
     static func urlError(for error: Error) -> URLError? {
