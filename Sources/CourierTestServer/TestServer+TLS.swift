@@ -25,6 +25,8 @@ extension TestServer {
         public var requiresClientCertificate: Bool
         /// The oldest TLS version accepted.
         public var minimumVersion: TLSVersion
+        /// The newest TLS version offered, or `nil` for the newest there is.
+        public var maximumVersion: TLSVersion?
 
         /// Creates the settings.
         /// - Parameters:
@@ -32,16 +34,19 @@ extension TestServer {
         ///   - http2: Whether HTTP/2 is offered beside HTTP/1.1.
         ///   - requiresClientCertificate: Whether mutual TLS is required.
         ///   - minimumVersion: The oldest TLS version accepted.
+        ///   - maximumVersion: The newest TLS version offered, or `nil` for the newest there is.
         public init(
             certificate: Certificate = .trusted,
             http2: Bool = false,
             requiresClientCertificate: Bool = false,
-            minimumVersion: TLSVersion = .tlsv12
+            minimumVersion: TLSVersion = .tlsv12,
+            maximumVersion: TLSVersion? = nil
         ) {
             self.certificate = certificate
             self.http2 = http2
             self.requiresClientCertificate = requiresClientCertificate
             self.minimumVersion = minimumVersion
+            self.maximumVersion = maximumVersion
         }
 
         /// The Hummingbird server that serves HTTPS this way, for a server of one's own (the benchmarks' routes).
@@ -59,6 +64,7 @@ extension TestServer {
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKey.utf8), format: .pem))
             )
             configuration.minimumTLSVersion = minimumVersion
+            configuration.maximumTLSVersion = maximumVersion
             if requiresClientCertificate {
                 configuration.certificateVerification = .noHostnameVerification
                 configuration.trustRoots = .certificates(

@@ -40,12 +40,27 @@ public enum TLSFailure: Sendable, Hashable, CaseIterable {
     }
 
     /// The failure an error reports, or `nil` when it is not one of these.
+    ///
+    /// An error made by ``urlError(underlying:detail:)`` says its failure; any other `URLError` is read by its code,
+    /// except `.serverCertificateUntrusted`, which Apple's URLSession reports for many certificate problems, a wrong
+    /// host among them, and which so tells none of them apart.
+    /// - Parameter error: The error, e.g. the one ``ApiError/noResponseReceived(error:)`` carries.
     public init?(_ error: Error) {
-        guard let urlError = error as? URLError,
+        guard let urlError = error as? URLError else { return nil }
+        if let name = urlError.userInfo[Self.failureKey] as? String,
+            let failure = Self.allCases.first(where: { "\($0)" == name })
+        {
+            self = failure
+            return
+        }
+        guard urlError.code != .serverCertificateUntrusted,
             let failure = Self.allCases.first(where: { $0.code == urlError.code })
         else { return nil }
         self = failure
     }
+
+    /// Where ``urlError(underlying:detail:)`` names the failure.
+    private static let failureKey = "CourierTLSFailure"
 
     /// The error a transport reports: ``code``, a description saying which failure it was and what the TLS library
     /// said, and the library's own error underneath.
@@ -55,7 +70,11 @@ public enum TLSFailure: Sendable, Hashable, CaseIterable {
     public func urlError(underlying: Error, detail: String) -> URLError {
         URLError(
             code,
-            userInfo: [NSLocalizedDescriptionKey: "\(summary) (\(detail))", NSUnderlyingErrorKey: underlying]
+            userInfo: [
+                NSLocalizedDescriptionKey: "\(summary) (\(detail))",
+                NSUnderlyingErrorKey: underlying,
+                Self.failureKey: "\(self)",
+            ]
         )
     }
 

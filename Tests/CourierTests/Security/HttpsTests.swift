@@ -145,14 +145,28 @@ import Testing
         }
     }
 
-    @Test func aMinimumOfTls13IsNegotiatedWithAServerThatRequiresIt() async throws {
+    @Test func aMinimumOfTls13IsNegotiatedWhereOfferedAndRefusesAServerStuckAtTls12() async throws {
+        var tls = try TLSOptions.testAuthority()
+        tls.minimumVersion = .tls13
         try await TestServer.withServer(tls: .init(minimumVersion: .tlsv13)) { server in
-            var tls = try TLSOptions.testAuthority()
-            tls.minimumVersion = .tls13
             let result = try await Self.withProvider(server, tls: tls) { provider in
                 await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
             }
             #expect(result.failure == nil)
+        }
+        try await TestServer.withServer(tls: .init(maximumVersion: .tlsv12)) { server in
+            let (old, modern) = try await Self.withProvider(server, tls: tls) { provider in
+                (
+                    await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self),
+                    await provider.response(
+                        on: .echoWith(tls: try .testAuthority()),
+                        decodeBodyTo: ReceivedRequest.self
+                    )
+                )
+            }
+            #expect(old.failure?.tlsFailure == .handshakeFailed)
+            #expect(modern.failure == nil)
+            #expect(await server.receivedRequests().count == 1)
         }
     }
 

@@ -38,8 +38,19 @@ import FoundationNetworking
         #expect(ApiError<TestError>.noResponseReceived(error: refused).tlsFailure == nil)
     }
 
-    @Test func everyFailureHasItsOwnCode() {
+    @Test func everyFailureHasItsOwnCodeAndReadsBackFromTheErrorMadeForIt() {
         #expect(Set(TLSFailure.allCases.map(\.code)).count == TLSFailure.allCases.count)
+        for failure in TLSFailure.allCases {
+            #expect(TLSFailure(failure.urlError(underlying: URLError(.unknown), detail: "d")) == failure)
+        }
+    }
+
+    /// Apple's URLSession says `.serverCertificateUntrusted` for many certificate problems: it tells none apart.
+    @Test func aSystemErrorIsReadByItsCodeExceptTheAmbiguousOne() {
+        #expect(TLSFailure(URLError(.serverCertificateHasBadDate)) == .expiredCertificate)
+        #expect(TLSFailure(URLError(.serverCertificateHasUnknownRoot)) == .untrustedCertificate)
+        #expect(TLSFailure(URLError(.secureConnectionFailed)) == .handshakeFailed)
+        #expect(TLSFailure(URLError(.serverCertificateUntrusted)) == nil)
     }
 
     /// URLSession on Linux cannot reach the HTTPS test server (no private authority can be trusted), so the
