@@ -7,7 +7,12 @@ import NIOSSL
 /// `TLSOptions` given to `AsyncHTTPClientTransport(tls:)`, whose configuration is then the client's own rather than
 /// each request's (AsyncHTTPClient hashes a request's TLS configuration into its pool key on every request).
 enum SharedClients {
-    static let plain = make(tlsConfiguration: nil)
+    /// The system's trust store and TLS 1.2 or later (swift-nio-ssl alone would accept TLS 1.0).
+    static let plain: HTTPClient = {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        return make(tlsConfiguration: tls)
+    }()
 
     /// Beyond this many distinct options (made anew per transport, e.g. rotating identities), further ones are
     /// applied per request over ``plain``, so that clients are not made without bound.
@@ -25,11 +30,12 @@ enum SharedClients {
         }
     }
 
-    private static func make(tlsConfiguration: TLSConfiguration?) -> HTTPClient {
+    private static func make(tlsConfiguration: TLSConfiguration) -> HTTPClient {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.tracing.tracer = nil
         // A connection that cannot be made is reported at once, so that a TLS failure (which no retry would cure)
-        // comes back in milliseconds rather than at the connect timeout; `RetryPlugin` retries what is worth it.
+        // comes back in milliseconds rather than at the connect timeout. Every request then waiting for a connection
+        // to that host fails with it; `RetryPlugin` retries what is worth it.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.tlsConfiguration = tlsConfiguration
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

@@ -13,20 +13,28 @@ enum TLSFailures {
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
             return TLSFailure.wrongHost.urlError(underlying: error, detail: "\(extra)")
         }
-        let reasons: [String]
         if let sslError = error as? NIOSSLError {
             switch sslError {
-            case .handshakeFailed(let boringError): reasons = Self.reasons(in: boringError)
+            case .handshakeFailed(let boringError):
+                let reasons = Self.reasons(in: boringError)
+                let failure =
+                    clientCertificateFailure(in: reasons) ?? verificationFailure(in: reasons) ?? .handshakeFailed
+                return failure.urlError(underlying: error, detail: reasons.joined(separator: ", "))
             case .unableToValidateCertificate, .noCertificateToValidate:
                 return TLSFailure.untrustedCertificate.urlError(underlying: error, detail: "\(sslError)")
             default: return nil
             }
-        } else if let boringError = error as? BoringSSLError {
-            reasons = Self.reasons(in: boringError)
-        } else {
-            return nil
         }
-        return failure(forReasons: reasons).urlError(underlying: error, detail: reasons.joined(separator: ", "))
+        // Read from an established connection: under TLS 1.3 the server judges the client's certificate after the
+        // client has finished its handshake, and says so with an alert. Any other error there is not a TLS failure.
+        if let boringError = error as? BoringSSLError {
+            let reasons = Self.reasons(in: boringError)
+            return clientCertificateFailure(in: reasons)?.urlError(
+                underlying: error,
+                detail: reasons.joined(separator: ", ")
+            )
+        }
+        return nil
     }
 
     /// BoringSSL's reason codes, e.g. `CERTIFICATE_VERIFY_FAILED`, or `TLSV1_ALERT_CERTIFICATE_REQUIRED` for an alert
@@ -40,7 +48,8 @@ enum TLSFailures {
         }
     }
 
-    private static func failure(forReasons reasons: [String]) -> TLSFailure {
+    /// The server's alert about the client's certificate, if that is what `reasons` tell.
+    private static func clientCertificateFailure(in reasons: [String]) -> TLSFailure? {
         let text = reasons.joined(separator: " ").uppercased()
         if text.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
         if text.contains("ALERT_UNKNOWN_CA") || text.contains("ALERT_BAD_CERTIFICATE")
@@ -48,7 +57,10 @@ enum TLSFailures {
         {
             return .clientCertificateRejected
         }
-        if text.contains("CERTIFICATE_VERIFY_FAILED") { return .untrustedCertificate }
-        return .handshakeFailed
+        return nil
+    }
+
+    private static func verificationFailure(in reasons: [String]) -> TLSFailure? {
+        reasons.joined(separator: " ").uppercased().contains("CERTIFICATE_VERIFY_FAILED") ? .untrustedCertificate : nil
     }
 }

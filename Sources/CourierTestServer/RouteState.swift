@@ -4,6 +4,7 @@ actor RouteState {
     private var askedCounts: [String: Int] = [:]
     private(set) var disconnected: Set<String> = []
     private var gathering: [String: [CheckedContinuation<Bool, Never>]] = [:]
+    private var gatheringRounds: [String: Int] = [:]
     private var disconnectWaiters: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Counts one more request for `key` and returns the count, 1 for the first.
@@ -30,19 +31,23 @@ actor RouteState {
     /// Returns `true` once `count` callers are waiting for `key` together, or `false` after `limit`.
     func gather(_ key: String, count: Int, within limit: Duration) async -> Bool {
         await withCheckedContinuation { continuation in
+            let round = gatheringRounds[key, default: 0]
             gathering[key, default: []].append(continuation)
             if gathering[key, default: []].count >= count {
-                gathering.removeValue(forKey: key)?.forEach { $0.resume(returning: true) }
+                endGathering(key, round: round, gathered: true)
                 return
             }
             Task {
                 try? await Task.sleep(for: limit)
-                self.giveUpGathering(key)
+                self.endGathering(key, round: round, gathered: false)
             }
         }
     }
 
-    private func giveUpGathering(_ key: String) {
-        gathering.removeValue(forKey: key)?.forEach { $0.resume(returning: false) }
+    /// Answers the callers of `round` for `key`, unless that round has ended already.
+    private func endGathering(_ key: String, round: Int, gathered: Bool) {
+        guard gatheringRounds[key, default: 0] == round else { return }
+        gatheringRounds[key] = round + 1
+        gathering.removeValue(forKey: key)?.forEach { $0.resume(returning: gathered) }
     }
 }

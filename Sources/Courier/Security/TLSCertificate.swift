@@ -2,7 +2,8 @@ import Foundation
 
 /// One or more X.509 certificates, as PEM text or DER bytes, e.g. a private certificate authority to trust.
 ///
-/// The bytes are read when a transport first uses them: a certificate that cannot be read fails the request with
+/// The bytes are read once by the transport that uses them (when it is made, or for an endpoint's options when its
+/// first request goes out): a certificate that cannot be read fails each request with
 /// ``ApiError/invalidRequest(reason:)`` saying so, and nothing is sent.
 public struct TLSCertificate: Sendable, Hashable {
     /// How ``bytes`` are encoded.
@@ -30,11 +31,12 @@ public struct TLSCertificate: Sendable, Hashable {
         encoding = .der
     }
 
-    /// The certificates in a `.pem`, `.crt` or `.der` file: PEM when the file starts with `-----BEGIN`, DER otherwise.
+    /// The certificates in a `.pem`, `.crt` or `.der` file: PEM when the file has a `-----BEGIN` line (a bundle may
+    /// start with comments), DER otherwise.
     /// - Throws: The file system's error when the file cannot be read.
     public init(contentsOf url: URL) throws {
         let data = try Data(contentsOf: url)
         bytes = data
-        encoding = data.starts(with: Data("-----BEGIN".utf8)) ? .pem : .der
+        encoding = data.range(of: Data("-----BEGIN".utf8)) != nil ? .pem : .der
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// The certificate chain and private key a client presents to a server that asks for one (mutual TLS).
 ///
-/// Both are read when a transport first uses them: one that cannot be read, or a key that does not match the
-/// certificate, fails the request with ``ApiError/invalidRequest(reason:)`` saying so, and nothing is sent.
+/// Both are read once by the transport that uses them (when it is made, or for an endpoint's options when its first
+/// request goes out): one that cannot be read, or a key that does not match the certificate, fails each request with
+/// ``ApiError/invalidRequest(reason:)`` saying so, and nothing is sent.
 public struct TLSClientIdentity: Sendable, Hashable {
     /// The client's certificate first, then any intermediate authorities, as PEM.
     public let certificateChainPem: String

@@ -31,19 +31,30 @@ extension TLSFailure {
             || text.contains("alert certificate unknown")
         {
             self = .clientCertificateRejected
-        } else if text.contains("ssl") || text.contains("tls") {
+        } else if Self.handshakePhrases.contains(where: { text.contains($0) }) {
             self = .handshakeFailed
         } else {
+            // Not a handshake: e.g. "OpenSSL SSL_read: … unexpected eof" is a connection closed mid-answer, which
+            // stays what it was (and is retried as such).
             return nil
         }
     }
+
+    /// What libcurl and OpenSSL say of a handshake that failed for a reason other than a certificate.
+    private static let handshakePhrases = [
+        "ssl connect error", "ssl_connect", "tls connect error", "wrong version number", "handshake failure",
+        "alert protocol version", "unsupported protocol", "no protocols available", "no shared cipher",
+        "no cipher match", "cipher list",
+    ]
 
     /// `error` with the TLS failure it reports made explicit, or `error` as it was.
     static func classifyingLibcurlError(_ error: Error) -> Error {
         guard let urlError = error as? URLError, urlError.code == .unknown || urlError.code == .secureConnectionFailed
         else { return error }
         let message = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? urlError.localizedDescription
-        guard let failure = TLSFailure(libcurlMessage: message) else { return error }
+        // FoundationNetworking makes `.secureConnectionFailed` of libcurl's SSL connect error alone.
+        let fallback: TLSFailure? = urlError.code == .secureConnectionFailed ? .handshakeFailed : nil
+        guard let failure = TLSFailure(libcurlMessage: message) ?? fallback else { return error }
         return failure.urlError(underlying: urlError, detail: message)
     }
 }

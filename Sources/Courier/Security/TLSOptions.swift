@@ -51,6 +51,8 @@ public struct TLSOptions: Sendable, Hashable {
         self.minimumVersion = minimumVersion
     }
 
-    /// The system's trust store, no client identity, TLS 1.2 or later: what every transport does without options.
+    /// The system's trust store, no client identity, TLS 1.2 or later: what Courier's own AsyncHTTPClient client
+    /// does without options. `URLSessionTransport` accepts these options as its own defaults, with its platform's
+    /// minimum version (TLS 1.2 on Apple platforms and on current Linux distributions' OpenSSL).
     public static let platformDefault = TLSOptions()
 }

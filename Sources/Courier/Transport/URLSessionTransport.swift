@@ -87,6 +87,6 @@ public final class URLSessionTransport: Transport {
 
     static let unsupportedTLSOptions =
         "URLSessionTransport applies only the platform's TLS defaults (the system's trust store, no client "
-        + "certificate, TLS 1.2 or later), and this request asks for other TLS options; send it with "
+        + "certificate, the platform's minimum version), and this request asks for other TLS options; send it with "
         + "AsyncHTTPClientTransport, which applies them"
 }

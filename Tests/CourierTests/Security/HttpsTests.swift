@@ -40,6 +40,34 @@ import Testing
         }
     }
 
+    /// The authority given as PEM beside the system's, as DER, and as a bundle file that starts with a comment.
+    @Test func theAuthorityIsTrustedInEveryFormItCanBeGivenIn() async throws {
+        let pem = try TestCertificates.shared().authority
+        let base64 = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let der = try #require(Data(base64Encoded: base64))
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-ca-\(UUID().uuidString).pem"
+        )
+        try Data(("# the test authority\n" + pem).utf8).write(to: bundle)
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let fromFile = try TLSCertificate(contentsOf: bundle)
+        #expect(fromFile.encoding == .pem)
+        let forms: [TLSOptions] = [
+            TLSOptions(trustRoots: .systemAnd([TLSCertificate(pem: pem)])),
+            TLSOptions(trustRoots: .only([TLSCertificate(der: der)])),
+            TLSOptions(trustRoots: .only([fromFile])),
+        ]
+        try await TestServer.withServer(tls: .init()) { server in
+            try await Self.withProvider(server, tls: nil) { provider in
+                for tls in forms {
+                    let result = await provider.response(on: .echoWith(tls: tls), decodeBodyTo: ReceivedRequest.self)
+                    #expect(result.failure == nil, "\(tls.trustRoots)")
+                }
+            }
+            #expect(await server.receivedRequests().count == forms.count)
+        }
+    }
+
     @Test func eachCertificateProblemIsItsOwnTypedFailureAndNothingIsSent() async throws {
         let certificates = try TestCertificates.shared()
         let onlyTheClientAuthority = TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.clientAuthority)]))

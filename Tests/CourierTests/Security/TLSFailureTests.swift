@@ -31,8 +31,23 @@ import FoundationNetworking
         #expect((error as? URLError)?.localizedDescription.contains(message) == true)
     }
 
+    /// Connection failures that mention OpenSSL but are not a handshake's stay what they were, and are retried as such.
+    @Test(arguments: [
+        "Couldn't connect to server",
+        "OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0",
+        "Failed to connect to mtls.example.com port 443 after 3 ms: No route to host",
+        "Recv failure: Connection reset by peer",
+        "OpenSSL SSL_write: Broken pipe, errno 32",
+    ])
+    func connectionFailuresAreNotTlsFailures(message: String) {
+        #expect(TLSFailure(libcurlMessage: message) == nil)
+        let error = TLSFailure.classifyingLibcurlError(
+            URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message])
+        )
+        #expect((error as? URLError)?.code == .unknown)
+    }
+
     @Test func otherFailuresAreLeftAsTheyWere() {
-        #expect(TLSFailure(libcurlMessage: "Couldn't connect to server") == nil)
         let refused = URLError(.cannotConnectToHost)
         #expect((TLSFailure.classifyingLibcurlError(refused) as? URLError)?.code == .cannotConnectToHost)
         #expect(ApiError<TestError>.noResponseReceived(error: refused).tlsFailure == nil)
