@@ -61,9 +61,10 @@ enum Report {
         print("")
     }
 
-    /// The allocation counter, compiled from its source beside this benchmark, or `nil` without a C compiler.
+    /// The allocation counter, compiled from its source beside this benchmark, or `nil` without a C compiler (gcc,
+    /// or the clang that comes with the Swift toolchain).
     static func mallocCounter() throws -> String? {
-        guard let gcc = which("gcc") else { return nil }
+        guard let gcc = which("gcc") ?? which("cc") ?? toolchainClang() else { return nil }
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("malloc-counter.c")
         let library = FileManager.default.temporaryDirectory.appendingPathComponent("courier-malloc-counter.so")
@@ -162,7 +163,7 @@ enum Report {
     // MARK: Memory
 
     /// Runs of each client for the 1 MB body, taking turns; the medians are shown.
-    static let bigBodyRuns = 3
+    static let bigBodyRuns = 5
 
     static func bigBody(port: Int) throws {
         print(
@@ -213,6 +214,17 @@ enum Report {
 
     static func ratio(_ value: Double) -> String {
         String(format: "%.2f×", value)
+    }
+
+    /// The clang beside the `swift` that runs this, e.g. `/opt/swift/usr/bin/clang`.
+    static func toolchainClang() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":")
+        where FileManager.default.isExecutableFile(atPath: "\(directory)/swift") {
+            let clang = "\(directory)/clang"
+            if FileManager.default.isExecutableFile(atPath: clang) { return clang }
+        }
+        return nil
     }
 
     static func which(_ tool: String) -> String? {

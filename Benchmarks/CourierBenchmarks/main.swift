@@ -35,12 +35,16 @@ case "observability":
     try await Report.observability(port: port, duration: flightDuration)
 
 case "flight":
-    // flight <client number, 0-3> <port> <in flight>: one client of the loopback table alone, for profiling.
-    let client = Loopback.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), 3)]
-    let operation = Loopback.request(client, port: Int(arguments[2]) ?? 0, httpClient: .shared)
+    // flight <client number, 0-3, or "delegate"> <port> <in flight>: one client of the loopback table alone, for
+    // profiling; "delegate" is raw URLSession with a data delegate that collects the body.
+    let client = Int(arguments[1]).map { Loopback.Client.allCases[min(max($0, 0), 3)] }
+    let port = Int(arguments[2]) ?? 0
+    let operation =
+        client.map { Loopback.request($0, port: port, httpClient: .shared) }
+        ?? SessionCollector().request(URL(string: "http://127.0.0.1:\(port)/items/1k")!)
     let flight = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
     print(
-        "\(client.rawValue): \(Report.rate(flight.rate)), "
+        "\(client?.rawValue ?? "URLSession with a data delegate"): \(Report.rate(flight.rate)), "
             + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
     )
 
@@ -48,6 +52,25 @@ case "count":
     // count <baseline|completion|plugin|observed|async> <tiny|1k> <iterations>
     let endpoint: BenchApi = arguments[2] == "tiny" ? .tiny : .items(size: .oneKilobyte)
     try await Mocked.repeatVariant(arguments[1], endpoint: endpoint, count: Int(arguments[3]) ?? 1)
+
+case "count-loopback":
+    // count-loopback <client number, 0-3, or "delegate"> <port> <requests>: one client's requests one after the
+    // other, counted.
+    let client = Int(arguments[1]).map { Loopback.Client.allCases[min(max($0, 0), 3)] }
+    try await AllocationGate.repeatLoopback(client, port: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 1)
+
+case "allocation-gate":
+    // allocation-gate: heap allocations per request against Benchmarks/allocation-budget.json; run by .ci/run,
+    // fails when Courier adds more to a baseline than its budget allows.
+    let (server, port) = try Measure.startServer()
+    let holds = try AllocationGate.check(port: port)
+    server.terminate()
+    if !holds { exit(1) }
+
+case "versus":
+    // versus <other executable>: the loopback clients of this build beside another build's (e.g. the commit before a
+    // change), taking turns in the same run.
+    try Versus.report(other: arguments[1], duration: flightDuration)
 
 case "big":
     // big <raw|courier> <port>: a 1 MB JSON list fetched over URLSession and decoded 100 times.

@@ -104,7 +104,6 @@ public final class AsyncHTTPClientTransport: Transport {
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
-        let outcome = DeliverOnce(completion)
         let limit = options.maximumResponseBodySize
         let outgoing: HTTPClient.Request
         do {
@@ -120,51 +119,58 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             outgoing = built
         } catch {
-            outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
+            completion(.failure(TransportErrors.urlError(for: error, limit: limit)))
             return {}
         }
-        let cancel: @Sendable () -> Void
-        if options.responseBodyReceiver != nil || options.uploadProgress != nil {
-            let delegate = StreamingDelegate(
-                url: outgoing.url,
-                options: options,
-                uploadSize: uploadSize(of: request, options)
-            )
-            let task = client.execute(request: outgoing, delegate: delegate)
-            task.futureResult.whenComplete { result in
-                outcome.deliver(
-                    result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) }
-                )
+        guard options.responseBodyReceiver == nil, options.uploadProgress == nil else {
+            return stream(outgoing, of: request, options: options, completion: completion)
+        }
+        let collecting = CollectingDelegate(
+            url: outgoing.url,
+            method: outgoing.method,
+            limit: limit,
+            completion: completion
+        )
+        let task = client.execute(request: outgoing, delegate: collecting)
+        collecting.started(task)
+        task.futureResult.whenComplete { collecting.complete($0) }
+        if let timeout = options.timeout {
+            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
+                collecting.timeOut()
             }
-            cancel = { task.cancel() }
-        } else {
-            let accumulator = ResponseAccumulator(
-                request: outgoing,
-                maxBodySize: min(limit, Self.largestAccumulatedBody)
+        }
+        return { collecting.cancel() }
+    }
+
+    /// Sends `outgoing` with its body handed to the options' receiver as it arrives, or its upload reported.
+    private func stream(
+        _ outgoing: HTTPClient.Request,
+        of request: URLRequest,
+        options: TransportOptions,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        let outcome = DeliverOnce(completion)
+        let limit = options.maximumResponseBodySize
+        let delegate = StreamingDelegate(
+            url: outgoing.url,
+            options: options,
+            uploadSize: uploadSize(of: request, options)
+        )
+        let task = client.execute(request: outgoing, delegate: delegate)
+        task.futureResult.whenComplete { result in
+            outcome.deliver(
+                result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) }
             )
-            let task = client.execute(request: outgoing, delegate: accumulator)
-            task.futureResult.whenComplete { result in
-                switch result {
-                case .success(let response):
-                    outcome.deliver(.success(Self.transportResponse(response, url: outgoing.url)))
-                case .failure(let error):
-                    outcome.deliver(.failure(TransportErrors.urlError(for: error, limit: limit)))
-                }
-            }
-            cancel = { task.cancel() }
         }
         if let timeout = options.timeout {
             DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
-                if outcome.deliver(.failure(URLError(.timedOut))) { cancel() }
+                if outcome.deliver(.failure(URLError(.timedOut))) { task.cancel() }
             }
         }
         return {
-            if outcome.deliver(.failure(URLError(.cancelled))) { cancel() }
+            if outcome.deliver(.failure(URLError(.cancelled))) { task.cancel() }
         }
     }
-
-    /// The most `ResponseAccumulator` can hold (a `ByteBuffer` counts in 32 bits); a larger limit becomes this one.
-    private static let largestAccumulatedBody = Int(UInt32.max)
 
     private func clientRequest(
         for request: URLRequest,
@@ -172,8 +178,10 @@ public final class AsyncHTTPClientTransport: Transport {
         reportingUpload: Bool
     ) throws -> HTTPClient.Request {
         guard let url = request.url else { throw URLError(.badURL) }
+        let fields = request.allHTTPHeaderFields ?? [:]
         var headers = HTTPHeaders()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        headers.reserveCapacity(fields.count)
+        for (name, value) in fields {
             headers.add(name: name, value: value)
         }
         return try HTTPClient.Request(
@@ -189,22 +197,6 @@ public final class AsyncHTTPClientTransport: Transport {
         if let data = request.httpBody { return Int64(data.count) }
         guard let file = options.bodyFile else { return nil }
         return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int).map(Int64.init)
-    }
-
-    /// From parts: an `HTTPURLResponse` is made only if a plugin or the caller asks for one.
-    private static func transportResponse(_ response: HTTPClient.Response, url: URL) -> TransportResponse {
-        var fields: [String: String] = [:]
-        for (name, value) in response.headers {
-            // As URLSession does: repeated fields joined with commas.
-            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
-        }
-        return TransportResponse(
-            url: url,
-            statusCode: Int(response.status.code),
-            httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
-            headerFields: fields,
-            body: response.body.map { Data($0.readableBytesView) } ?? Data()
-        )
     }
 
     /// The request's own body, or the file streamed in chunks with its length announced.

@@ -27,6 +27,26 @@ extension ApiProvider {
         transportDeliveryQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
+        start(
+            endpoint,
+            method: method,
+            transfer: transfer,
+            handle: handle,
+            transportDeliveryQueue: transportDeliveryQueue,
+            delivery: .calling(deliver)
+        )
+    }
+
+    /// ``start(_:method:transfer:handle:transportDeliveryQueue:deliver:)`` with the outcome's way out given as an
+    /// ``ExchangeDelivery``.
+    func start(
+        _ endpoint: EndpointType,
+        method: HttpMethod? = nil,
+        transfer: TransferPlan? = nil,
+        handle: CancellableRequest,
+        transportDeliveryQueue: DispatchQueue? = nil,
+        delivery deliver: ExchangeDelivery
+    ) {
         // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
         // test advancing the scheduler from another thread) is not added to it.
         var mockClockAtStart: Duration?
@@ -39,7 +59,7 @@ extension ApiProvider {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
             refusal.bodyFile?.removeIfTemporary()
-            handle.finish()
+            _ = handle.finish()
             return deliver(Exchange(request: refusal.request, error: refusal.error))
         }
         // Plugins' hooks run off the transport's serial queue, so that a slow hook cannot hold up other requests.
@@ -53,6 +73,7 @@ extension ApiProvider {
             deliveryQueue: mockingBehavior == nil ? deliveryQueue : nil,
             observation: observation,
             transfer: transfer,
+            followsAttempts: !plugins.isEmpty,
             deliver: deliver
         )
         if let observation { observation.began() }
@@ -169,7 +190,9 @@ extension ApiProvider {
             run.markSent(at: sentAt)
             run.observation?.sendingStarted(number, at: sentAt)
         }
-        let judgeAnswer: @Sendable (Exchange) -> Void = { [self] exchange in
+        // A function, not a closure value: its context is made only where it is passed on, never on the way
+        // without plugins.
+        @Sendable func judgeAnswer(_ exchange: Exchange) {
             judge(exchange, number: number, sentAt: sentAt, of: run)
         }
         if let plan = run.transfer {
@@ -184,6 +207,11 @@ extension ApiProvider {
                     maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
                     tls: run.endpoint.tls
                 )
+                // Without plugins the request sent is the one built and nothing judges the answer: the completion
+                // holds the run alone, one closure context fewer per request.
+                if plugins.isEmpty {
+                    return transport.send(request, options: options) { run.received($0) }
+                }
                 return transport.send(request, options: options) { result in
                     let exchange =
                         switch result {
@@ -309,10 +337,10 @@ extension ApiProvider {
     ) async -> Exchange {
         let handle = CancellableRequest()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                start(endpoint, method: method, transfer: transfer, handle: handle) {
-                    continuation.resume(returning: $0)
-                }
+            // Unchecked: the run delivers exactly once (`CancellableRequest.finish()` decides which outcome), and
+            // a checked continuation costs an allocation per request to check what that already guarantees.
+            await withUnsafeContinuation { continuation in
+                start(endpoint, method: method, transfer: transfer, handle: handle, delivery: .resuming(continuation))
             }
         } onCancel: {
             handle.cancel()

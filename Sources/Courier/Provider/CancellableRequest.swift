@@ -9,6 +9,8 @@ public final class CancellableRequest: Sendable {
     private enum State {
         case active(step: Int, cancel: (@Sendable () -> Void)?)
         case cancelled
+        /// Cancelled, and the cancellation delivered.
+        case cancelledAndFinished
         case finished
     }
 
@@ -19,8 +21,10 @@ public final class CancellableRequest: Sendable {
     /// Whether ``cancel()`` was called before the request's answer was delivered.
     public var isCancelled: Bool {
         state.withLock { state in
-            if case .cancelled = state { return true }
-            return false
+            switch state {
+            case .cancelled, .cancelledAndFinished: true
+            case .active, .finished: false
+            }
         }
     }
 
@@ -55,7 +59,7 @@ public final class CancellableRequest: Sendable {
                 return false
             case .cancelled:
                 return true
-            case .active, .finished:
+            case .active, .cancelledAndFinished, .finished:
                 return false
             }
         }
@@ -63,11 +67,21 @@ public final class CancellableRequest: Sendable {
         return true
     }
 
-    /// Records that the answer was delivered: later cancels do nothing, and the cancel action is released.
-    func finish() {
+    /// Records that the outcome is being delivered: later cancels do nothing, and the cancel action is released.
+    /// - Returns: `false` when an outcome was delivered already; a cancellation and a late answer may race to it,
+    ///   and only the first is delivered.
+    func finish() -> Bool {
         state.withLock { state in
-            if case .cancelled = state { return }
-            state = .finished
+            switch state {
+            case .active:
+                state = .finished
+                return true
+            case .cancelled:
+                state = .cancelledAndFinished
+                return true
+            case .cancelledAndFinished, .finished:
+                return false
+            }
         }
     }
 }

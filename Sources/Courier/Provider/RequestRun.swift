@@ -23,15 +23,15 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     let transfer: TransferPlan?
 
     private struct Progress {
-        var delivered = false
         var firstSentAt: ContinuousClock.Instant?
         var retriesRequested: [ObjectIdentifier: Int] = [:]
         var realTimeWaited = Duration.zero
         var scheduledTimeWaited = Duration.zero
     }
 
-    private let progress = Locked(Progress())
-    private let deliver: @Sendable (Exchange) -> Void
+    /// What the plugins' `Attempt` reports, or `nil` for a provider without plugins, which never asks.
+    private let progress: Locked<Progress>?
+    private let deliver: ExchangeDelivery
 
     init(
         endpoint: EndpointType,
@@ -40,8 +40,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         deliveryQueue: DispatchQueue?,
         observation: RequestObservation?,
         transfer: TransferPlan? = nil,
-        deliver: @escaping @Sendable (Exchange) -> Void
+        followsAttempts: Bool,
+        deliver: ExchangeDelivery
     ) {
+        progress = followsAttempts ? Locked(Progress()) : nil
         self.observation = observation
         self.transfer = transfer
         self.endpoint = endpoint
@@ -59,19 +61,26 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         if cancelled { exchange.receiver?.discard() }
         var exchange = cancelled ? Exchange(request: exchange.request, error: URLError(.cancelled)) : exchange
         if let observation { exchange.observation = observation }
-        let isFirst = progress.withLock { progress in
-            defer { progress.delivered = true }
-            return !progress.delivered
-        }
-        guard isFirst else {
+        guard handle.finish() else {
             // A late answer after a cancellation: what it holds goes nowhere.
             exchange.receiver?.discard()
             return
         }
         // Whatever way the request ended, a multipart body written to a temporary file is not needed anymore.
         bodyFile?.removeIfTemporary()
-        handle.finish()
         deliver(exchange)
+    }
+
+    /// Takes the transport's answer to the request as built, for a provider without plugins: nothing judges it, and
+    /// the transport's completion captures this run alone.
+    func received(_ result: Result<TransportResponse, any Error>) {
+        let exchange =
+            switch result {
+            case .success(let answer): Exchange(request: request, data: answer.body, head: answer.head)
+            case .failure(let error): Exchange(request: request, error: error)
+            }
+        guard let deliveryQueue else { return finish(exchange) }
+        deliveryQueue.async { self.finish(exchange) }
     }
 
     /// Ends the request as cancelled, where its outcome is delivered.
@@ -83,18 +92,18 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
 
     /// Notes that a sending starts now.
     func markSent(at instant: ContinuousClock.Instant) {
-        progress.withLock { progress in
+        progress?.withLock { progress in
             if progress.firstSentAt == nil { progress.firstSentAt = instant }
         }
     }
 
     func noteRetry(requestedBy plugin: AnyObject) {
-        progress.withLock { $0.retriesRequested[ObjectIdentifier(plugin), default: 0] += 1 }
+        progress?.withLock { $0.retriesRequested[ObjectIdentifier(plugin), default: 0] += 1 }
     }
 
     /// Notes a wait between sendings: `real` as it passed, `scheduled` as the scheduler counted it.
     func noteWait(real: Duration, scheduled: Duration) {
-        progress.withLock { progress in
+        progress?.withLock { progress in
             progress.realTimeWaited += real
             progress.scheduledTimeWaited += scheduled
         }
@@ -102,7 +111,7 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
 
     func attempt(_ number: Int, sent: URLRequest, at sentAt: ContinuousClock.Instant, answer: Exchange) -> Attempt {
         let now = ContinuousClock.now
-        return progress.withLock { progress in
+        return (progress ?? Locked(Progress())).withLock { progress in
             let realElapsed = (progress.firstSentAt ?? sentAt).duration(to: now)
             return Attempt(
                 number: number,
@@ -115,6 +124,20 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
                 elapsed: realElapsed - progress.realTimeWaited + progress.scheduledTimeWaited,
                 retriesRequested: progress.retriesRequested
             )
+        }
+    }
+}
+
+/// Where a request's outcome goes, once: a continuation for the `async` doors, which saves a closure per request, or
+/// a closure.
+enum ExchangeDelivery: Sendable {
+    case resuming(UnsafeContinuation<Exchange, Never>)
+    case calling(@Sendable (Exchange) -> Void)
+
+    func callAsFunction(_ exchange: Exchange) {
+        switch self {
+        case .resuming(let continuation): continuation.resume(returning: exchange)
+        case .calling(let deliver): deliver(exchange)
         }
     }
 }

@@ -17,7 +17,7 @@ struct ResponseHead: Sendable {
     private let storage: Locked<Storage>
 
     private enum Storage {
-        case parts(url: URL, httpVersion: String, headerFields: [String: String])
+        case parts(url: URL, httpVersion: String, fields: any HeaderFieldSource)
         case made(URLResponse?)
     }
 
@@ -28,17 +28,17 @@ struct ResponseHead: Sendable {
     }
 
     /// An HTTP response to be made from its parts when first asked for.
-    init(url: URL, statusCode: Int, httpVersion: String, headerFields: [String: String]) {
+    init(url: URL, statusCode: Int, httpVersion: String, headerFields: some HeaderFieldSource) {
         self.statusCode = statusCode
-        storage = Locked(.parts(url: url, httpVersion: httpVersion, headerFields: headerFields))
+        storage = Locked(.parts(url: url, httpVersion: httpVersion, fields: headerFields))
     }
 
     /// The header fields, from the parts or from the response.
     var headerFields: [String: String] {
         storage.withLock { storage in
             switch storage {
-            case .parts(_, _, let headerFields):
-                return headerFields
+            case .parts(_, _, let fields):
+                return fields.headerFields
             case .made(let response):
                 var fields: [String: String] = [:]
                 for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
@@ -55,16 +55,27 @@ struct ResponseHead: Sendable {
             switch storage {
             case .made(let response):
                 return response
-            case .parts(let url, let httpVersion, let headerFields):
+            case .parts(let url, let httpVersion, let fields):
                 let response = HTTPURLResponse(
                     url: url,
                     statusCode: statusCode ?? 0,
                     httpVersion: httpVersion,
-                    headerFields: headerFields
+                    headerFields: fields.headerFields
                 )
                 storage = .made(response)
                 return response
             }
         }
     }
+}
+
+/// Header fields as a transport received them, made into a dictionary only when something asks: decoding a body
+/// needs none, so a provider without plugins never builds one.
+package protocol HeaderFieldSource: Sendable {
+    /// The fields, a repeated one's values joined with commas as URLSession does.
+    var headerFields: [String: String] { get }
+}
+
+extension Dictionary: HeaderFieldSource where Key == String, Value == String {
+    package var headerFields: [String: String] { self }
 }

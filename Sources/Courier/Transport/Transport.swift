@@ -120,6 +120,12 @@ public struct TransportResponse: Sendable {
         head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
         self.body = body
     }
+
+    /// A response whose header fields stay as the transport holds them until something asks for them.
+    package init(url: URL, statusCode: Int, httpVersion: String, fields: some HeaderFieldSource, body: Data) {
+        head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: fields)
+        self.body = body
+    }
 }
 
 /// A response body larger than a transport was allowed to keep; the pipeline reports it as

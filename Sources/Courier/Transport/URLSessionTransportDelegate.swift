@@ -16,6 +16,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
         var body = Data()
         var refusedAuthenticationChallenge = false
+        /// The response as it reached `didReceive`, so that the end needs not ask the task (a queue hop and three
+        /// allocations in FoundationNetworking).
+        var response: URLResponse?
     }
 
     private let transfers = Locked<[Int: Transfer]>([:])
@@ -38,6 +41,18 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Delivered before cancelling, not from `didCompleteWithError`: under load, libcurl and the session's delegate
     /// queue can take seconds to get to the cancellation, and a timeout must end the request on time. Taking the
     /// transfer out under the lock keeps the delivery to exactly one.
+    /// Changes the transfer of `task` under the lock, if it is still running. Out of the dictionary and back rather
+    /// than in place: a change through the dictionary's subscript runs its accessors as coroutines, three
+    /// allocations each time.
+    private func update<Result>(_ task: URLSessionTask, _ change: (inout Transfer) -> Result) -> Result? {
+        transfers.withLock { transfers in
+            guard var transfer = transfers.removeValue(forKey: task.taskIdentifier) else { return nil }
+            let result = change(&transfer)
+            transfers[task.taskIdentifier] = transfer
+            return result
+        }
+    }
+
     func stop(_ task: URLSessionTask, because reason: Error) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         transfer.completion(nil, nil, reason)
@@ -50,9 +65,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let (limit, receiver) = transfers.withLock {
-            ($0[dataTask.taskIdentifier]?.maximumBodySize ?? .max, $0[dataTask.taskIdentifier]?.receiver)
-        }
+        let (limit, receiver) =
+            update(dataTask) { transfer in
+                transfer.response = response
+                return (transfer.maximumBodySize, transfer.receiver)
+            } ?? (.max, nil)
         if let receiver {
             do {
                 try receiver.receiveHead(
@@ -74,7 +91,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             // Room for the announced body at once: growing a large body by doubling would hold up to twice its size.
             if response.expectedContentLength > 0 {
                 let announced = Int(response.expectedContentLength)
-                transfers.withLock { $0[dataTask.taskIdentifier]?.body.reserveCapacity(announced) }
+                _ = update(dataTask) { $0.body.reserveCapacity(announced) }
             }
             completionHandler(.allow)
         }
@@ -92,22 +109,21 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         }
         // Counted as delivered, i.e. after any decompression, so a small compressed body that inflates past the
         // limit is refused too; the bytes past the limit are never kept.
-        let tooLarge = transfers.withLock { transfers -> Error? in
-            guard let transfer = transfers[dataTask.taskIdentifier] else { return nil }
+        let tooLarge = update(dataTask) { transfer -> Error? in
             guard transfer.body.count + data.count <= transfer.maximumBodySize else {
                 return ResponseBodyTooLargeError(limit: transfer.maximumBodySize)
             }
-            // In place: copying the transfer out and back would copy the body on every chunk.
-            transfers[dataTask.taskIdentifier]?.body.append(data)
+            // The body is moved out of the dictionary with its transfer, so it is still the only reference: no copy.
+            transfer.body.append(data)
             return nil
         }
-        if let tooLarge { stop(dataTask, because: tooLarge) }
+        if let tooLarge = tooLarge ?? nil { stop(dataTask, because: tooLarge) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         // A task stopped by Courier has had its outcome delivered already and is not here anymore.
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let response = task.response
+        let response = transfer.response ?? task.response
         // A 401 whose challenge this delegate refused ends as "cancelled"; the answer itself has arrived and is
         // what the caller must get.
         let error = transfer.refusedAuthenticationChallenge && response != nil ? nil : error
@@ -156,7 +172,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // FoundationNetworking answers a 401 with a `WWW-Authenticate` challenge by waiting for a stored
         // credential, and without one the task never completes. The response and body have already reached
         // this delegate, so refuse the challenge and deliver them as the answer.
-        transfers.withLock { $0[task.taskIdentifier]?.refusedAuthenticationChallenge = true }
+        _ = update(task) { $0.refusedAuthenticationChallenge = true }
         completionHandler(.cancelAuthenticationChallenge, nil)
         #else
         // Apple's URLSession delivers the 401 as the response when no credential is offered.
