@@ -4,7 +4,7 @@ import Foundation
 /// two executables take turns client by client, every other pass in reverse order, so that a slow stretch of a shared
 /// machine falls on both.
 enum Versus {
-    static let passes = 4
+    static let passes = Int(ProcessInfo.processInfo.environment["COURIER_BENCH_PASSES"] ?? "") ?? 4
 
     /// One figure of a pass: requests per second and CPU µs per request of a client in one build.
     private struct Figure {
@@ -79,6 +79,48 @@ enum Versus {
                     + Report.ratio(median { ($0[floor]?.rate ?? 0) / max($0["this 0"]?.rate ?? 0, 1) })
                     + " | | \(String(format: "%.1f", median { $0[floor]?.cpu ?? 0 })) | | "
                     + String(format: "%+.1f", median { ($0[floor]?.cpu ?? 0) - ($0["this 0"]?.cpu ?? 0) }) + " |"
+            )
+        }
+        print("")
+        try bigBody(builds: builds, port: port)
+    }
+
+    /// The 1 MB body over URLSession, raw and Courier, in both builds: each a process of its own, taking turns.
+    private static func bigBody(builds: [(String, String)], port: Int) throws {
+        let runs = 5
+        print("## A 1 MB JSON list over URLSession, decoded 100 times per process (medians of \(runs) processes)\n")
+        print("| build | raw, s | Courier, s | raw, peak MiB | Courier, peak MiB | Courier / raw, peak |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        var measured: [String: [(seconds: Double, peak: Double)]] = [:]
+        for _ in 0..<runs {
+            for (build, path) in builds {
+                for variant in ["raw", "courier"] {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: path)
+                    process.arguments = ["big", variant, String(port)]
+                    let out = Pipe()
+                    process.standardOutput = out
+                    try process.run()
+                    let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    // "seconds <s> peak <bytes> ok <count>"
+                    let fields = output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+                    measured["\(build) \(variant)", default: []].append(
+                        (Double(fields[safe: 1] ?? "") ?? 0, Double(fields[safe: 3] ?? "") ?? 0)
+                    )
+                }
+            }
+        }
+        for (build, _) in builds {
+            let raw = measured["\(build) raw"] ?? []
+            let courier = measured["\(build) courier"] ?? []
+            let rawPeak = Report.median(raw.map(\.peak))
+            let courierPeak = Report.median(courier.map(\.peak))
+            print(
+                "| \(build) | \(String(format: "%.2f", Report.median(raw.map(\.seconds)))) "
+                    + "| \(String(format: "%.2f", Report.median(courier.map(\.seconds)))) "
+                    + "| \(String(format: "%.1f", rawPeak / 1_048_576)) | \(String(format: "%.1f", courierPeak / 1_048_576)) "
+                    + "| \(Report.ratio(courierPeak / max(rawPeak, 1))) |"
             )
         }
         print("")

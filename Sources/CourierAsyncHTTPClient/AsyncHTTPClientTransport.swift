@@ -14,7 +14,7 @@ import FoundationNetworking
 ///
 /// The connection pool, connect timeout, redirects and decompression are the `HTTPClient`'s configuration; the
 /// transport adds what the `Transport` contract asks: the endpoint's timeout from sending to the last byte, the
-/// response size limit (at most 4 GiB, what the client's accumulator can hold), cancellation that answers at once,
+/// response size limit (at most 4 GiB, what a `ByteBuffer` can hold), cancellation that answers at once,
 /// and URLSession's error codes for the same failures.
 /// AsyncHTTPClient drops `Authorization`, `Proxy-Authorization` and `Cookie` on a redirect to another origin.
 ///

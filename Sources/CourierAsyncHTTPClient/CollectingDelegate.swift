@@ -11,8 +11,8 @@ import FoundationNetworking
 
 /// One request whose answer is collected whole, up to the size limit: AsyncHTTPClient's delegate, the request's one
 /// delivery (the answer, the timeout or a cancel, whichever comes first) and its cancel, in one object. The closures
-/// handed to the client, the timer and the pipeline capture this object alone and so cost no allocation of their own;
-/// with `ResponseAccumulator`, a delivery box and three closure contexts, a request cost eight more.
+/// handed to the client, the timer and the pipeline capture this object alone, and a closure that captures one object
+/// needs no allocation of its own.
 final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     typealias Response = TransportResponse
 
@@ -22,12 +22,12 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     /// The limit as far as a `ByteBuffer` can hold (4 GiB).
     private let collectable: Int
     private let isHead: Bool
-    private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
 
     private struct State {
-        /// Whether the outcome was delivered; a flag rather than the completion taken out, since handing a closure
-        /// out through the lock's generic closure costs an allocation to reabstract it.
-        var ended = false
+        /// Taken out, by swapping rather than as the lock closure's result, when the outcome is delivered: a closure
+        /// handed out through the lock's generic result is reabstracted, an allocation per request. A timeout's timer
+        /// keeps this object until it fires, but not the completion and what it holds.
+        var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
         var task: HTTPClient.Task<TransportResponse>?
         var head: HTTPResponseHead?
         var body: ByteBuffer?
@@ -45,14 +45,13 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         self.limit = limit
         collectable = min(limit, Int(UInt32.max))
         isHead = method == .HEAD
-        self.completion = completion
-        state = NIOLockedValueBox(State())
+        state = NIOLockedValueBox(State(completion: completion))
     }
 
     /// Keeps the task for a cancel or a timeout, unless the request has ended already.
     func started(_ task: HTTPClient.Task<TransportResponse>) {
         state.withLockedValue { state in
-            if !state.ended { state.task = task }
+            if state.completion != nil { state.task = task }
         }
     }
 
@@ -74,17 +73,24 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     /// Delivers `result` unless something was delivered already.
     /// - Returns: The task to stop, when this call delivered and the exchange may still be running.
     private func end(with result: Result<TransportResponse, any Error>) -> HTTPClient.Task<TransportResponse>? {
-        let (first, task) = state.withLockedValue { state in
+        var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
+        let task = state.withLockedValue { state in
+            swap(&completion, &state.completion)
             defer {
-                state.ended = true
                 state.task = nil
+                state.head = nil
                 state.body = nil
             }
-            return (!state.ended, state.task)
+            return state.task
         }
-        guard first else { return nil }
+        guard let completion else { return nil }
         completion(result)
         return task
+    }
+
+    /// Whether the outcome was delivered: whatever still arrives is not kept.
+    private var hasEnded: Bool {
+        state.withLockedValue { $0.completion == nil }
     }
 
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -93,12 +99,18 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         {
             return task.eventLoop.makeFailedFuture(ResponseBodyTooLargeError(limit: limit))
         }
-        state.withLockedValue { $0.head = head }
-        return task.eventLoop.makeSucceededVoidFuture()
+        let ended = state.withLockedValue { state in
+            if state.completion != nil { state.head = head }
+            return state.completion == nil
+        }
+        return ended
+            ? task.eventLoop.makeFailedFuture(HTTPClientError.cancelled) : task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         let fits = state.withLockedValue { state in
+            // Cancelled or timed out: the rest of the body goes nowhere.
+            guard state.completion != nil else { return false }
             guard var body = state.body else {
                 state.body = part
                 return part.readableBytes <= collectable
@@ -110,15 +122,23 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             state.body = body
             return true
         }
-        guard fits else { return task.eventLoop.makeFailedFuture(ResponseBodyTooLargeError(limit: limit)) }
+        guard fits else {
+            let error: any Error = hasEnded ? HTTPClientError.cancelled : ResponseBodyTooLargeError(limit: limit)
+            return task.eventLoop.makeFailedFuture(error)
+        }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {
         let (head, body) = state.withLockedValue { state in
-            defer { state.body = nil }
+            defer {
+                state.head = nil
+                state.body = nil
+            }
             return (state.head, state.body)
         }
+        // AsyncHTTPClient finishes a request only after its head; unless the request ended first, and then what is
+        // returned here goes nowhere.
         guard let head else { throw URLError(.badServerResponse) }
         return TransportResponse(
             url: url,
@@ -129,16 +149,5 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             // One copy, straight from the buffer's bytes: `Data(buffer.readableBytesView)` boxes the view first.
             body: body.map { buffer in buffer.withUnsafeReadableBytes { Data($0) } } ?? Data()
         )
-    }
-}
-
-extension HTTPHeaders: HeaderFieldSource {
-    /// As URLSession does: a repeated field's values joined with commas.
-    package var headerFields: [String: String] {
-        var fields: [String: String] = Dictionary(minimumCapacity: count)
-        for (name, value) in self {
-            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
-        }
-        return fields
     }
 }

@@ -13,7 +13,7 @@ import FoundationNetworking
 enum TransportErrors {
     static func urlError(for error: Error, limit: Int) -> Error {
         if error is ResponseBodyTooLargeError || error is URLError { return error }
-        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
+        if error is NIOTooManyBytesError {
             return ResponseBodyTooLargeError(limit: limit)
         }
         if error is CancellationError { return URLError(.cancelled) }

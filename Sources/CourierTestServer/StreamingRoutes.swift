@@ -21,6 +21,15 @@ enum StreamingRoutes {
                 }
             )
         }
+        // What GET /bytes would announce, without the body: a HEAD answer's length is the GET answer's.
+        router.head("/bytes") { request, _ in
+            let count = Int(request.uri.queryParameters["count"] ?? "") ?? 0
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(contentLength: count) { writer in try await writer.finish(nil) }
+            )
+        }
         router.get("/bytes") { request, _ in
             let count = Int(request.uri.queryParameters["count"] ?? "") ?? 0
             let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: min(count, 1 << 16))

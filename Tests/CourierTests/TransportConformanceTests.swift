@@ -149,6 +149,40 @@ import FoundationNetworking
         }
     }
 
+    /// A HEAD answer announces the length of the body a GET would get, and has none: it is never refused for that,
+    /// nor is room made for it, whatever length it announces.
+    @Test(arguments: TransportKind.allCases, [5_000, 10_000_000_000])
+    func aHeadAnswerAnnouncingMoreThanTheLimitIsNotRefused(kind: TransportKind, announced: Int) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
+                let endpoint = FreeEndpoint(
+                    subpath: "bytes",
+                    method: .head,
+                    ordered: [("count", .int(announced))],
+                    maximumResponseBodySize: 1_000
+                )
+                let full = await provider.fullResponse(on: endpoint, decodeBodyTo: Data.self)
+                #expect(full.result == .success(Data()))
+                #expect(full.httpUrlResponse?.value(forHTTPHeaderField: "Content-Length") == String(announced))
+            }
+        }
+    }
+
+    /// A field the server sends twice reaches the caller once, with its values joined by a comma, as URLSession
+    /// joins them; the AsyncHTTPClient transport makes the fields into a dictionary only when something asks.
+    @Test(arguments: TransportKind.allCases)
+    func aRepeatedResponseFieldArrivesJoined(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
+                let endpoint = FreeEndpoint(subpath: "set-cookie", ordered: [("a", .string("1")), ("b", .string("2"))])
+                let full = await provider.fullResponse(on: endpoint, decodeBodyTo: Data.self)
+                let response = try #require(full.httpUrlResponse)
+                #expect(response.statusCode == 200)
+                #expect(response.value(forHTTPHeaderField: "Set-Cookie") == "a=1; Path=/, b=2; Path=/")
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aRedirectToAnotherOriginDropsCredentials(kind: TransportKind) async throws {
         try await TestServer.withServer { origin in

@@ -9,7 +9,7 @@ public final class CancellableRequest: Sendable {
     private enum State {
         case active(step: Int, cancel: (@Sendable () -> Void)?)
         case cancelled
-        /// Cancelled, and the cancellation delivered.
+        /// Cancelled, and an outcome delivered: the cancellation, or an answer that got there first.
         case cancelledAndFinished
         case finished
     }

@@ -111,6 +111,8 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
 
     func attempt(_ number: Int, sent: URLRequest, at sentAt: ContinuousClock.Instant, answer: Exchange) -> Attempt {
         let now = ContinuousClock.now
+        // Only a provider with plugins asks (its `judge`), and its runs follow their attempts: both come from
+        // `plugins.isEmpty`. A run without a record would report its times from this sending alone.
         return (progress ?? Locked(Progress())).withLock { progress in
             let realElapsed = (progress.firstSentAt ?? sentAt).duration(to: now)
             return Attempt(
@@ -124,20 +126,6 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
                 elapsed: realElapsed - progress.realTimeWaited + progress.scheduledTimeWaited,
                 retriesRequested: progress.retriesRequested
             )
-        }
-    }
-}
-
-/// Where a request's outcome goes, once: a continuation for the `async` doors, which saves a closure per request, or
-/// a closure.
-enum ExchangeDelivery: Sendable {
-    case resuming(UnsafeContinuation<Exchange, Never>)
-    case calling(@Sendable (Exchange) -> Void)
-
-    func callAsFunction(_ exchange: Exchange) {
-        switch self {
-        case .resuming(let continuation): continuation.resume(returning: exchange)
-        case .calling(let deliver): deliver(exchange)
         }
     }
 }

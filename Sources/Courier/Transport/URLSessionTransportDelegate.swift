@@ -41,6 +41,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Delivered before cancelling, not from `didCompleteWithError`: under load, libcurl and the session's delegate
     /// queue can take seconds to get to the cancellation, and a timeout must end the request on time. Taking the
     /// transfer out under the lock keeps the delivery to exactly one.
+    func stop(_ task: URLSessionTask, because reason: Error) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.completion(nil, nil, reason)
+        task.cancel()
+    }
+
     /// Changes the transfer of `task` under the lock, if it is still running. Out of the dictionary and back rather
     /// than in place: a change through the dictionary's subscript runs its accessors as coroutines, three
     /// allocations each time.
@@ -51,12 +57,6 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             transfers[task.taskIdentifier] = transfer
             return result
         }
-    }
-
-    func stop(_ task: URLSessionTask, because reason: Error) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        transfer.completion(nil, nil, reason)
-        task.cancel()
     }
 
     func urlSession(
@@ -83,13 +83,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             return
         }
+        // A HEAD answer announces the length of a body it does not have: nothing to refuse, nothing to make room for.
+        let isHead = dataTask.originalRequest?.httpMethod == "HEAD"
         // A length announced up front is refused before a byte of the body is read.
-        if response.expectedContentLength > Int64(limit) {
+        if response.expectedContentLength > Int64(limit), !isHead {
             completionHandler(.cancel)
             stop(dataTask, because: ResponseBodyTooLargeError(limit: limit))
         } else {
             // Room for the announced body at once: growing a large body by doubling would hold up to twice its size.
-            if response.expectedContentLength > 0 {
+            if response.expectedContentLength > 0, !isHead {
                 let announced = Int(response.expectedContentLength)
                 _ = update(dataTask) { $0.body.reserveCapacity(announced) }
             }
