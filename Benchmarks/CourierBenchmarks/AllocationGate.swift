@@ -9,8 +9,8 @@ import FoundationNetworking
 /// in `Benchmarks/allocation-budget.json`: unlike time, these counts are the same from one run to the next, so CI
 /// can fail on them.
 enum AllocationGate {
-    /// How far a count may rise above its budget before the gate fails: a request's count moves by a fraction of an
-    /// allocation between runs (a timer wheel or a buffer pool growing now and then), never by this much.
+    /// How far a count may rise above its budget before the gate fails: the lower of two measurements moves by about
+    /// two allocations between runs, never by this much.
     static let tolerance = 3.0
 
     /// One comparison the gate makes: a Courier variant against the baseline it is measured beside.
@@ -96,8 +96,17 @@ enum AllocationGate {
     }
 
     /// Allocations per request: the difference between two runs of different lengths, each in a process of its own
-    /// with the counter loaded, so that start-up, connection set-up and the warm-up cancel out.
+    /// with the counter loaded, so that start-up, connection set-up and the warm-up cancel out. The lower of two
+    /// measurements: a process now and then allocates a few more (raw AsyncHTTPClient's count moves between 215 and
+    /// 220 from process to process), never fewer than its requests need.
     static func perRequest(_ variant: Variant, counter: String, port: Int) throws -> Double {
+        min(
+            try measuredOnce(variant, counter: counter, port: port),
+            try measuredOnce(variant, counter: counter, port: port)
+        )
+    }
+
+    private static func measuredOnce(_ variant: Variant, counter: String, port: Int) throws -> Double {
         func count(_ requests: Int) throws -> Double {
             let arguments =
                 switch variant {

@@ -135,8 +135,9 @@ public final class AsyncHTTPClientTransport: Transport {
         collecting.started(task)
         task.futureResult.whenComplete { collecting.complete($0) }
         if let timeout = options.timeout {
-            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
-                collecting.timeOut()
+            // Weakly: an exchange that ended lets its delegate, and what its completion holds, go before the timer fires.
+            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) { [weak collecting] in
+                collecting?.timeOut()
             }
         }
         return { collecting.cancel() }

@@ -22,12 +22,13 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     /// The limit as far as a `ByteBuffer` can hold (4 GiB).
     private let collectable: Int
     private let isHead: Bool
+    private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
 
     private struct State {
-        /// Taken out, by swapping rather than as the lock closure's result, when the outcome is delivered: a closure
-        /// handed out through the lock's generic result is reabstracted, an allocation per request. A timeout's timer
-        /// keeps this object until it fires, but not the completion and what it holds.
-        var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
+        /// Whether the outcome was delivered. A flag, not the completion taken out: a closure handed out through the
+        /// lock's generic closure is reabstracted, an allocation per request. The completion goes with this object,
+        /// which the client lets go of when the exchange ends and a timeout's timer holds only weakly.
+        var ended = false
         var task: HTTPClient.Task<TransportResponse>?
         var head: HTTPResponseHead?
         var body: ByteBuffer?
@@ -45,13 +46,14 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         self.limit = limit
         collectable = min(limit, Int(UInt32.max))
         isHead = method == .HEAD
-        state = NIOLockedValueBox(State(completion: completion))
+        self.completion = completion
+        state = NIOLockedValueBox(State())
     }
 
     /// Keeps the task for a cancel or a timeout, unless the request has ended already.
     func started(_ task: HTTPClient.Task<TransportResponse>) {
         state.withLockedValue { state in
-            if state.completion != nil { state.task = task }
+            if !state.ended { state.task = task }
         }
     }
 
@@ -73,24 +75,23 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     /// Delivers `result` unless something was delivered already.
     /// - Returns: The task to stop, when this call delivered and the exchange may still be running.
     private func end(with result: Result<TransportResponse, any Error>) -> HTTPClient.Task<TransportResponse>? {
-        var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
-        let task = state.withLockedValue { state in
-            swap(&completion, &state.completion)
+        let (first, task) = state.withLockedValue { state in
             defer {
+                state.ended = true
                 state.task = nil
                 state.head = nil
                 state.body = nil
             }
-            return state.task
+            return (!state.ended, state.task)
         }
-        guard let completion else { return nil }
+        guard first else { return nil }
         completion(result)
         return task
     }
 
     /// Whether the outcome was delivered: whatever still arrives is not kept.
     private var hasEnded: Bool {
-        state.withLockedValue { $0.completion == nil }
+        state.withLockedValue { $0.ended }
     }
 
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -100,8 +101,8 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             return task.eventLoop.makeFailedFuture(ResponseBodyTooLargeError(limit: limit))
         }
         let ended = state.withLockedValue { state in
-            if state.completion != nil { state.head = head }
-            return state.completion == nil
+            if !state.ended { state.head = head }
+            return state.ended
         }
         return ended
             ? task.eventLoop.makeFailedFuture(HTTPClientError.cancelled) : task.eventLoop.makeSucceededVoidFuture()
@@ -110,7 +111,7 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         let fits = state.withLockedValue { state in
             // Cancelled or timed out: the rest of the body goes nowhere.
-            guard state.completion != nil else { return false }
+            guard !state.ended else { return false }
             guard var body = state.body else {
                 state.body = part
                 return part.readableBytes <= collectable
