@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Courier
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 #if canImport(FoundationNetworking)
@@ -29,6 +30,11 @@ enum TransportErrors {
                 return URLError(.httpTooManyRedirects, underlying: error)
             default: return URLError(.unknown, underlying: error)
             }
+        }
+        if let parserError = error as? HTTPParserError {
+            // The connection ended before the announced body was whole: lost, as a reset mid-body is.
+            if case .invalidEOFState = parserError { return URLError(.networkConnectionLost, underlying: error) }
+            return URLError(.badServerResponse, underlying: error)
         }
         if let connection = error as? NIOConnectionError {
             let refused = connection.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }

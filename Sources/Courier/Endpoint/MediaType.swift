@@ -9,7 +9,9 @@ public enum MediaType {
     /// `type/subtype` of a `Content-Type` value without its parameters, lowercased: `application/json` for
     /// `Application/JSON; charset=utf-8`.
     package static func essence(of mediaType: String) -> String {
-        let essence = mediaType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // Cut at the byte: as Characters, a mark before ";" (U+0602) or after it would join with it and hide it.
+        let bytes = mediaType.utf8
+        let essence = bytes.firstIndex(of: UInt8(ascii: ";")).map { String(Substring(bytes[..<$0])) } ?? mediaType
         return essence.trimmingCharacters(in: .whitespaces).lowercased()
     }
 

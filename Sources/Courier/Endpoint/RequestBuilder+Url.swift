@@ -28,8 +28,9 @@ extension RequestBuilder {
     /// somewhere other than the URL the endpoint spelled.
     static func refuseDotSegments(in path: String, of source: String) throws(InvalidRequestError) {
         guard path.utf8.contains(UInt8(ascii: ".")) else { return }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+        // Split at the byte: as Characters, a combining mark after "/" would join with it and hide the segment.
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if segments.contains(where: { $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) {
             throw InvalidRequestError(
                 reason: "the \(source) \(quoted(path)) has a \".\" or \"..\" segment, which would be resolved "
                     + "away before sending"

@@ -68,7 +68,10 @@ public final class URLSessionTransport: Transport {
             task = session.dataTask(with: request)
         }
         delegate.register(task, options: options) { data, response, error in
-            if let error { return completion(.failure(TLSFailure.classifyingLibcurlError(error))) }
+            if let error {
+                let classified = MalformedResponse.classifyingLibcurlError(TLSFailure.classifyingLibcurlError(error))
+                return completion(.failure(classified))
+            }
             guard let response = response as? HTTPURLResponse else {
                 return completion(.failure(URLError(.badServerResponse)))
             }

@@ -65,6 +65,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        let headerFields = Self.headerFields(of: response)
+        if let problem = MalformedResponse.framingProblem(in: headerFields) {
+            completionHandler(.cancel)
+            stop(dataTask, because: MalformedResponse.error(problem))
+            return
+        }
         let (limit, receiver) =
             update(dataTask) { transfer in
                 transfer.response = response
@@ -74,7 +80,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             do {
                 try receiver.receiveHead(
                     statusCode: (response as? HTTPURLResponse)?.statusCode ?? 0,
-                    headerFields: Self.headerFields(of: response)
+                    headerFields: headerFields
                 )
                 completionHandler(.allow)
             } catch {

@@ -1,0 +1,52 @@
+/// One way a server can misbehave, chosen per request by the path `/fault/<rawValue>` on a ``HostileServer``.
+///
+/// Every answer that does arrive whole is `200` with the JSON body `[1,2,3]`, except where a case says otherwise,
+/// so that a test can tell a fault that a client tolerated from one it refused.
+public enum Fault: String, CaseIterable, Sendable {
+    /// A well-formed answer on a connection kept alive: the control that every fault is compared with.
+    case none
+    /// Nothing listens on the port: the connection is refused.
+    case refuse
+    /// The connection is accepted and the request read, and nothing is ever sent back.
+    case silence
+    /// The connection is reset (a TCP RST) once the request is read, before any byte of the answer.
+    case resetBeforeStatusLine
+    /// The status line and headers arrive (`Content-Length: 7`), then the connection is reset.
+    case resetAfterHeaders
+    /// Four of the seven announced body bytes arrive, then the connection is reset.
+    case resetMidBody
+    /// Four of the seven announced body bytes arrive, then the connection is closed normally (a FIN).
+    case shortBody
+    /// Two `Content-Length` headers that disagree (7 and 8), then 8 bytes.
+    case conflictingContentLengths
+    /// `Content-Length: 3` beside `Transfer-Encoding: chunked`, with the body chunked: the framing a request
+    /// smuggler relies on.
+    case contentLengthWithChunked
+    /// A chunked body whose first chunk size is not hexadecimal.
+    case invalidChunkSize
+    /// A status line whose code is not three digits: `HTTP/1.1 2OO OK`.
+    case malformedStatusLine
+    /// A header name holding a control byte (0x01), outside HTTP's token grammar.
+    case invalidHeaderBytes
+    /// One megabyte of headers (a thousand 1 KB fields) before a well-formed body.
+    case megabyteOfHeaders
+    /// A header value that never ends: 16 KB every 10 ms until the client stops reading or 64 MB were sent.
+    case endlessHeader
+    /// `Content-Encoding: gzip` over bytes that start like gzip and are not.
+    case corruptGzip
+    /// A `103 Early Hints` answer, then the real one.
+    case informationalFirst
+    /// `413` with the JSON body `{"message":"too large"}` as soon as the request's headers are read, before its
+    /// body; the body is then read and dropped until the client closes the connection.
+    case answerBeforeBody
+    /// An HTTP/1.0 answer with neither `Content-Length` nor chunking: the body ends where the connection does.
+    case closeDelimitedBody
+    /// The seven announced body bytes, one per second.
+    case drip
+    /// `401` with the JSON body `{"message":"stale token"}` unless the request carries `Authorization: Bearer fresh`,
+    /// and then the well-formed answer; the connection is kept alive either way.
+    case staleToken
+
+    /// The path that asks the server for this fault.
+    public var path: String { "fault/\(rawValue)" }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What each fault gives a caller with no plugins, on each transport: the table in README.md, which a test
+/// compares with this.
+public enum FaultTable {
+    /// The transports the table has a column for.
+    public enum Transport: Sendable {
+        case urlSession
+        case asyncHTTPClient
+    }
+
+    /// The outcomes a caller may get; one, except where the transport itself races (see `answerBeforeBody`).
+    public static func accepted(_ fault: Fault, on transport: Transport) -> [FaultOutcome] {
+        if fault == .answerBeforeBody, transport == .asyncHTTPClient {
+            // AsyncHTTPClient closes the connection once a >= 300 answer has ended, and the part of the upload still
+            // queued then fails the exchange, often before the answer reaches the delegate.
+            return [expected(fault, on: transport), .noResponse(.networkConnectionLost)]
+        }
+        return [expected(fault, on: transport)]
+    }
+
+    /// The table's cell: the accepted outcomes joined by "or".
+    public static func cell(_ fault: Fault, on transport: Transport) -> String {
+        accepted(fault, on: transport).map(\.tableCell).joined(separator: " or ")
+    }
+
+    private static func expected(_ fault: Fault, on transport: Transport) -> FaultOutcome {
+        switch fault {
+        case .none, .informationalFirst, .closeDelimitedBody: .value([1, 2, 3])
+        case .refuse: .noResponse(.cannotConnectToHost)
+        case .silence, .drip: .noResponse(.timedOut)
+        case .resetBeforeStatusLine, .resetAfterHeaders, .resetMidBody, .shortBody: .noResponse(.networkConnectionLost)
+        case .conflictingContentLengths, .contentLengthWithChunked, .invalidChunkSize, .malformedStatusLine,
+            .invalidHeaderBytes, .megabyteOfHeaders:
+            .noResponse(.badServerResponse)
+        case .endlessHeader:
+            // libcurl reports a header line over its 100 KB limit as "Out of memory", which is not told apart from
+            // running out of memory.
+            transport == .urlSession ? .noResponse(.unknown) : .noResponse(.badServerResponse)
+        case .corruptGzip:
+            // libcurl asks for and inflates compressed answers; AsyncHTTPClient passes them on as they came unless
+            // its client is configured to decompress.
+            transport == .urlSession ? .noResponse(.cannotDecodeContentData) : .conversionFailed
+        case .answerBeforeBody: .clientError(413, FaultMessage(message: "too large"))
+        case .staleToken: .clientError(401, FaultMessage(message: "stale token"))
+        }
+    }
+}

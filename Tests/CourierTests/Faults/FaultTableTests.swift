@@ -1,0 +1,82 @@
+import Courier
+import CourierCombine
+import CourierTestServer
+import Foundation
+import Testing
+
+/// Every fault of the hostile server, on both transports and through every door, ends as the fault table says, and
+/// the server received the request once (a refused connection: never).
+@Suite(.timeLimit(.minutes(2))) struct FaultTableTests {
+    /// The pipeline's three doors and the Combine publisher.
+    enum FaultDoor: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case completion, wait, async, combine
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Fault.allCases, TransportKind.allCases)
+    func eachFaultEndsAsTheTableSays(fault: Fault, transport: TransportKind) async throws {
+        try await HostileServer.withServer { server in
+            try await transport.withProvider(FaultApi.self, baseUrl: nil) { provider in
+                let accepted = FaultTable.accepted(fault, on: transport.faultTableColumn)
+                for (index, door) in FaultDoor.allCases.enumerated() {
+                    let outcome = await Self.outcome(of: FaultApi(fault, on: server), through: door, on: provider)
+                    #expect(accepted.contains(outcome), "\(fault) over \(transport) through \(door): \(outcome)")
+                    let received = server.requestCounts[fault] ?? 0
+                    #expect(received == (fault == .refuse ? 0 : index + 1), "\(fault) through \(door): requests")
+                }
+            }
+        }
+    }
+
+    @Test func theReadmeTableIsThisTable() throws {
+        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("` |") }
+        var documented: [String: [String]] = [:]
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3 else { continue }
+            documented[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = Array(cells[1...2])
+        }
+        for fault in Fault.allCases {
+            let row = try #require(documented[fault.rawValue], "README.md has no row for \(fault)")
+            #expect(row[0] == FaultTable.cell(fault, on: .urlSession), "\(fault) over URLSession")
+            #expect(row[1] == FaultTable.cell(fault, on: .asyncHTTPClient), "\(fault) over AsyncHTTPClient")
+        }
+    }
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func outcome(
+        of endpoint: FaultApi,
+        through door: FaultDoor,
+        on provider: ApiProvider<FaultApi>
+    ) async
+        -> FaultOutcome
+    {
+        switch door {
+        case .completion:
+            FaultOutcome(await provider.result(through: .completion, on: endpoint, decodeBodyTo: [Int].self))
+        case .wait: FaultOutcome(await provider.result(through: .wait, on: endpoint, decodeBodyTo: [Int].self))
+        case .async: FaultOutcome(await provider.result(through: .async, on: endpoint, decodeBodyTo: [Int].self))
+        case .combine:
+            await {
+                let published = await provider.publisher(on: endpoint, decodeBodyTo: [Int].self).outcome()
+                if let failure = published.failure { return FaultOutcome(.failure(failure)) }
+                guard published.finishedWithOneValue, let value = published.values.first else {
+                    return .other("the publisher sent \(published.values.count) values")
+                }
+                return FaultOutcome(.success(value))
+            }()
+        }
+    }
+}
+
+extension TransportKind {
+    var faultTableColumn: FaultTable.Transport {
+        switch self {
+        case .urlSession: .urlSession
+        case .asyncHTTPClient: .asyncHTTPClient
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the fuzzers of `Fuzz/` found, kept as tests; each input is also a seed in `Fuzz/Corpus/<target>/`.
+@Suite struct FuzzFindingsTests {
+    /// RFC 9110, section 14.4: first <= last < complete length, all plain digits. These were accepted, and a negative
+    /// length passed a download's size check.
+    @Test(arguments: ["bytes 0-1/-5", "bytes 5-3/10", "bytes 0-9/5", "Bytes 0-2/1", "bytes 0-abc/10", "bytes 0-9/+10"])
+    func anInvalidContentRangeIsRefused(value: String) {
+        #expect(ContentRange(value) == nil)
+    }
+
+    /// U+0602 joins with the ";" after it into one Character, so splitting at Characters kept the parameters.
+    @Test func aMarkBeforeTheSemicolonDoesNotKeepTheParameters() {
+        #expect(MediaType.essence(of: "\u{602};charset=utf-8") == "\u{602}")
+        #expect(MediaType.essence(of: "application/json\u{301};charset=utf-8") == "application/json\u{301}")
+    }
+
+    /// A combining mark after "/" (or a prepended mark before it) hid the "/" from a Character split, and with it a
+    /// ".." segment that the transport would then have resolved away.
+    @Test(arguments: ["a/../\u{301}", "x\u{602}/../y"])
+    func aDotSegmentHiddenByAMarkIsRefused(subpath: String) throws {
+        let endpoint = FreeEndpoint(subpath: subpath)
+        guard case .failure(let error) = endpoint.built() else {
+            Issue.record(
+                "\(subpath.unicodeScalars.map { "\($0)" }) was sent as \(String(describing: try? endpoint.built().get().url))"
+            )
+            return
+        }
+        #expect(error.reason.contains("\"..\" segment"))
+    }
+
+    /// swift-corelibs-foundation's DateFormatter traps on a letter followed by a combining mark; a server could crash
+    /// the client with such a `Retry-After` or `Date`.
+    @Test(arguments: ["F\u{301}", "F\u{5bb}", "Sun\u{301}, 06 Nov 1994 08:49:37 GMT"])
+    func aRetryAfterThatIsNotAsciiIsIgnored(value: String) throws {
+        #expect(RetryAfter.httpDate(value) == nil)
+        let url = try #require(URL(string: "http://127.0.0.1/"))
+        let response = try #require(
+            HTTPURLResponse(
+                url: url,
+                statusCode: 503,
+                httpVersion: nil,
+                headerFields: ["Retry-After": value, "Date": value]
+            )
+        )
+        #expect(RetryAfter.delay(in: response, now: Date()) == nil)
+    }
+}
