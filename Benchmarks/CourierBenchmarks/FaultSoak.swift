@@ -28,36 +28,60 @@ enum FaultSoak {
         }
     }
 
-    /// How often each kind is drawn, out of the sum.
-    static let weights: [(Kind, Int)] =
-        [(.fault(.none), 300), (.fault(.staleToken), 100), (.cancel, 40)]
-        + Fault.allCases.filter {
-            ![.none, .staleToken, .answerBeforeBody, .megabyteOfHeaders, .endlessHeader].contains($0)
-        }
-        .map { (.fault($0), 30) }
-        + [(.fault(.answerBeforeBody), 3), (.fault(.megabyteOfHeaders), 5), (.fault(.endlessHeader), 5)]
+    /// How often each kind is drawn, out of the sum, on `transport`: every kind it survives.
+    static func weights(on transport: FaultTable.Transport) -> [(Kind, Int)] {
+        let rare: [Fault: Int] = [
+            .answerBeforeBody: 3, .megabyteOfHeaders: 5, .endlessHeader: 5, .none: 300, .staleToken: 100,
+        ]
+        return [(.cancel, 40)]
+            + Fault.allCases.filter { !FaultTable.accepted($0, on: transport).isEmpty }.map {
+                (.fault($0), rare[$0] ?? 30)
+            }
+    }
 
     /// Runs the soak on both transports; `false` when any check failed.
     static func run(requests: Int, inFlight: Int, seed: UInt64) async throws -> Bool {
         print("fault soak: \(requests) requests per transport, \(inFlight) in flight, seed \(seed)")
-        let server = try await HostileServer.start()
+        #if os(Linux)
+        // At most two malloc arenas, before the many threads of both transports start: glibc gives threads arenas
+        // of their own (up to 8 per core), keeps what they once held, and resident memory would then show how busy
+        // the soak's busiest moment was rather than what it left behind.
+        _ = mallopt(-8 /* M_ARENA_MAX */, 2)
+        #endif
+        // The server runs in a process of its own, so that what is counted here is the client's alone.
+        let (child, server) = try HostileAddress.startChild()
+        defer { child.terminate() }
         var passed = true
         for transport in [FaultTable.Transport.urlSession, .asyncHTTPClient] {
+            let rig = Rig(transport)
             // A first round of the same size loads what a process loads once and keeps (threads, libcurl, NIO's event
-            // loops, caches sized by the busiest moment), so that the second shows what each round leaves behind.
-            _ = try await round(requests: requests, inFlight: inFlight, seed: seed &+ 1, transport, server)
+            // loops, allocator arenas sized by the busiest moment, the connections a pool keeps), so that the
+            // measured round shows what it leaves behind.
+            _ = await round(requests: requests, inFlight: inFlight, seed: seed &+ 1, rig, server)
+            try await settle()
             let before = Snapshot.now()
-            let report = try await round(requests: requests, inFlight: inFlight, seed: seed, transport, server)
-            // The server's side of every connection is closed once the client has let go of it.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while server.openConnections > 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let report = await round(requests: requests, inFlight: inFlight, seed: seed, rig, server)
+            try await settle(downTo: before.descriptors)
             let after = Snapshot.now()
-            passed = report.print(transport: transport, before: before, after: after, server: server) && passed
+            passed = report.print(transport: transport, before: before, after: after) && passed
+            try await rig.shutdown()
         }
-        try await server.stop()
         return passed
+    }
+
+    /// Waits for a transport that was let go of to close what it held, which a session's invalidation and a client's
+    /// shutdown finish a moment later (FoundationNetworking takes seconds over a cancelled task): until the
+    /// descriptors are down to `count`, or, without one, have not changed for two seconds; thirty seconds at most.
+    static func settle(downTo count: Int? = nil) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var last = Snapshot.descriptorCount()
+        var unchanged = 0
+        while last > (count ?? 0), count != nil || unchanged < 20, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = Snapshot.descriptorCount()
+            unchanged = now == last ? unchanged + 1 : 0
+            last = now
+        }
     }
 
     /// What the process holds: open descriptors, resident memory, Courier's temporary files.
@@ -66,6 +90,10 @@ enum FaultSoak {
         let descriptorTargets: [String]
         let residentBytes: Int
         let temporaryFiles: Int
+
+        static func descriptorCount() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        }
 
         static func now() -> Snapshot {
             // Freed heap goes back to the system first, so that resident memory counts what is still held rather than
@@ -81,7 +109,7 @@ enum FaultSoak {
                     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "?"
                 },
                 residentBytes: Measure.procStatus("VmRSS"),
-                temporaryFiles: temporary.filter { $0.hasPrefix("courier-") }.count
+                temporaryFiles: temporary.filter { $0.hasPrefix("courier-multipart-") }.count
             )
         }
     }
@@ -97,7 +125,7 @@ enum FaultSoak {
         var logLines = 0
         var seconds = 0.0
 
-        func print(transport: FaultTable.Transport, before: Snapshot, after: Snapshot, server: HostileServer) -> Bool {
+        func print(transport: FaultTable.Transport, before: Snapshot, after: Snapshot) -> Bool {
             let grownMemory = after.residentBytes - before.residentBytes
             var failures = mismatches.prefix(5).map { "wrong outcome: \($0)" }
             if mismatches.count > 5 { failures.append("… \(mismatches.count - 5) more wrong outcomes") }
@@ -111,7 +139,6 @@ enum FaultSoak {
             }
             if after.temporaryFiles > before.temporaryFiles { failures.append("temporary files were left") }
             if grownMemory > 10 << 20 { failures.append("resident memory grew by more than 10 MB") }
-            if server.openConnections > 0 { failures.append("\(server.openConnections) connections still open") }
             let kinds = byKind.sorted { $0.key.description < $1.key.description }.map { "\($0.key) \($0.value)" }
                 .joined(separator: ", ")
             Swift.print(
@@ -131,63 +158,124 @@ enum FaultSoak {
         }
     }
 
-    /// One provider, on a transport of its own that is shut down at the end, sending `requests` requests.
+    /// One provider with retry, token refresh, logging and activity plugins, on one transport, for every round.
+    final class Rig: Sendable {
+        let provider: ApiProvider<SoakApi>
+        let auth: TokenRefreshPlugin<SoakApi>
+        let tally = Tally()
+        let transport: FaultTable.Transport
+        private let client: HTTPClient?
+
+        init(_ transport: FaultTable.Transport) {
+            self.transport = transport
+            let tally = tally
+            auth = TokenRefreshPlugin<SoakApi>(token: "stale") { _ in
+                tally.count(\.refreshes)
+                return "fresh"
+            }
+            let plugins: [Plugin<SoakApi>] = [
+                auth,
+                RetryPlugin(
+                    policy: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(1), jitter: 0),
+                    randomFraction: { 0 }
+                ),
+                LoggingPlugin(logger: Logger(label: "soak") { _ in CountingLogHandler(tally: tally) }),
+                ProgressIndicatorPlugin(
+                    showIndicator: { tally.count(\.shown) },
+                    hideIndicator: { tally.count(\.hidden) }
+                ),
+            ]
+            client =
+                transport == .asyncHTTPClient
+                ? HTTPClient(eventLoopGroupProvider: .singleton, configuration: FaultSoak.soakClientConfiguration())
+                : nil
+            provider = ApiProvider<SoakApi>(
+                plugins: plugins,
+                transport: client.map { AsyncHTTPClientTransport(client: $0) } ?? URLSessionTransport()
+            )
+        }
+
+        /// Shuts the AsyncHTTPClient client down; a URLSession transport is invalidated when the rig is let go of.
+        func shutdown() async throws { try await client?.shutdown() }
+    }
+
+    /// Sends `requests` requests through `rig`, `inFlight` at a time, and reports how each ended.
     private static func round(
         requests: Int,
         inFlight: Int,
         seed: UInt64,
-        _ transport: FaultTable.Transport,
-        _ server: HostileServer
-    ) async throws -> Report {
+        _ rig: Rig,
+        _ server: HostileAddress
+    ) async -> Report {
         var generator = SplitMix64(seed: seed)
-        let kinds = (0..<requests).map { _ in draw(using: &generator) }
+        let weights = weights(on: rig.transport)
+        let kinds = (0..<requests).map { _ in draw(from: weights, using: &generator) }
         let cancelDelays = kinds.map { _ in Duration.milliseconds(Int(generator.next() % 50) + 1) }
         let counters = Counters(requests: requests)
-        let auth = TokenRefreshPlugin<SoakApi>(token: "stale") { _ in
-            counters.countRefresh()
-            return "fresh"
-        }
-        let plugins: [Plugin<SoakApi>] = [
-            auth,
-            RetryPlugin(
-                policy: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(1), jitter: 0),
-                randomFraction: { 0 }
-            ),
-            LoggingPlugin(logger: Logger(label: "soak") { _ in CountingLogHandler(counters: counters) }),
-            ProgressIndicatorPlugin(showIndicator: { counters.show(1) }, hideIndicator: { counters.show(-1) }),
-        ]
-        let client =
-            transport == .asyncHTTPClient
-            ? HTTPClient(eventLoopGroupProvider: .singleton, configuration: soakClientConfiguration()) : nil
+        let tallied = rig.tally.values
         let start = ContinuousClock.now
-        do {
-            let provider = ApiProvider<SoakApi>(
-                plugins: plugins,
-                transport: client.map { AsyncHTTPClientTransport(client: $0) } ?? URLSessionTransport()
-            )
-            await withTaskGroup(of: Void.self) { group in
-                for index in 0..<requests {
-                    if index >= inFlight { await group.next() }
-                    // Now and then the token goes stale again, so that refreshes keep happening under load.
-                    if index % 1_000 == 999 { auth.setToken("stale") }
-                    group.addTask {
-                        await send(index, kinds[index], cancelAfter: cancelDelays[index], provider, server, counters)
+        await withTaskGroup(of: Void.self) { race in
+            race.addTask {
+                await withTaskGroup(of: Void.self) { group in
+                    for index in 0..<requests {
+                        if index >= inFlight { await group.next() }
+                        // Now and then the token goes stale again, so that refreshes keep happening under load.
+                        if index % 1_000 == 999 { rig.auth.setToken("stale") }
+                        group.addTask {
+                            await send(
+                                index,
+                                kinds[index],
+                                cancelAfter: cancelDelays[index],
+                                rig.provider,
+                                server,
+                                counters
+                            )
+                        }
                     }
                 }
             }
+            // A call that never completes must not hang the soak: after the limit, its wait ends and it is counted.
+            race.addTask {
+                try? await Task.sleep(for: .seconds(120) + .milliseconds(requests * 10))
+                if !Task.isCancelled { counters.giveUp() }
+            }
+            await race.next()
+            race.cancelAll()
         }
-        try await client?.shutdown()
         // A second completion would come after the first: give it a moment to show.
-        try await Task.sleep(for: .milliseconds(500))
-        var report = counters.report(kinds: kinds, transport: transport)
+        try? await Task.sleep(for: .milliseconds(500))
+        var report = counters.report(kinds: kinds, transport: rig.transport)
+        let tally = rig.tally.values
+        report.stillShown = tally.shown - tally.hidden
+        report.refreshes = tally.refreshes - tallied.refreshes
+        report.logLines = tally.logLines - tallied.logLines
         report.seconds = Double((ContinuousClock.now - start).components.seconds)
         return report
     }
 
-    private static func soakClientConfiguration() -> HTTPClient.Configuration {
+    /// What the plugins report, over every round of a rig.
+    final class Tally: @unchecked Sendable {
+        struct Values {
+            var shown = 0
+            var hidden = 0
+            var refreshes = 0
+            var logLines = 0
+        }
+
+        private let lock = NSLock()
+        private var state = Values()
+
+        var values: Values { lock.withLock { state } }
+
+        func count(_ field: WritableKeyPath<Values, Int>) { lock.withLock { state[keyPath: field] += 1 } }
+    }
+
+    static func soakClientConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        // Idle connections close after a second, so that the descriptors a round leaves are its leaks, not its pool.
+        configuration.connectionPool.idleTimeout = .seconds(1)
         return configuration
     }
 
@@ -196,17 +284,22 @@ enum FaultSoak {
         _ kind: Kind,
         cancelAfter delay: Duration,
         _ provider: ApiProvider<SoakApi>,
-        _ server: HostileServer,
+        _ server: HostileAddress,
         _ counters: Counters
     ) async {
         let endpoint: SoakApi
         switch kind {
         case .fault(let fault): endpoint = SoakApi(fault: fault, baseUrl: server.baseUrl(for: fault))
-        case .cancel: endpoint = SoakApi(fault: .silence, baseUrl: server.baseUrl, timeout: .seconds(60))
+        case .cancel: endpoint = SoakApi(fault: .silence, baseUrl: server.baseUrl(for: .silence), timeout: .seconds(5))
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            counters.wait(index, continuation)
             let request = provider.performRequest(on: endpoint, decodeBodyTo: [Int].self) { result in
-                if counters.complete(index, with: FaultOutcome(result), detail: "\(result)") { continuation.resume() }
+                var detail = "\(result)"
+                if case .failure(.noResponseReceived(let error?)) = result {
+                    detail += " \((error as NSError).userInfo)"
+                }
+                counters.complete(index, with: FaultOutcome(result), detail: detail)
             }
             if kind == .cancel {
                 Task {
@@ -229,14 +322,15 @@ enum FaultSoak {
         }
     }
 
-    /// Answers libcurl refuses and the server closes right after: under load, libcurl now and then sees the close
-    /// before it has parsed what came before it, and reports a lost connection.
+    /// Answers libcurl refuses with the connection closed or reset right after (by the server, or by the server's
+    /// writing on after libcurl gave up): under load, libcurl now and then sees the close or reset before it has
+    /// parsed what came before it, and reports a lost connection.
     private static let malformed: Set<Fault> = [
         .conflictingContentLengths, .contentLengthWithChunked, .invalidChunkSize, .malformedStatusLine,
-        .invalidHeaderBytes, .megabyteOfHeaders, .corruptGzip,
+        .invalidHeaderBytes, .megabyteOfHeaders, .endlessHeader, .corruptGzip,
     ]
 
-    private static func draw(using generator: inout SplitMix64) -> Kind {
+    private static func draw(from weights: [(Kind, Int)], using generator: inout SplitMix64) -> Kind {
         let total = weights.reduce(0) { $0 + $1.1 }
         var pick = Int(generator.next() % UInt64(total))
         for (kind, weight) in weights {
@@ -256,7 +350,7 @@ enum FaultSoak {
         init(fault: Fault, baseUrl: URL, timeout: Duration? = nil) {
             self.fault = fault
             self.baseUrl = baseUrl
-            self.timeout = timeout ?? (fault == .silence || fault == .drip ? .milliseconds(300) : .seconds(60))
+            self.timeout = timeout ?? (fault == .silence || fault == .drip ? .milliseconds(300) : .seconds(5))
         }
 
         var subpath: String { fault.path }
@@ -272,9 +366,7 @@ enum FaultSoak {
         private var completions: [Int]
         private var outcomes: [FaultOutcome?]
         private var details: [String]
-        private var shown = 0
-        private var refreshes = 0
-        private var logLines = 0
+        private var waits: [Int: CheckedContinuation<Void, Never>] = [:]
 
         init(requests: Int) {
             completions = Array(repeating: 0, count: requests)
@@ -282,21 +374,33 @@ enum FaultSoak {
             details = Array(repeating: "", count: requests)
         }
 
-        /// Records a completion; `true` for the first of `index`.
-        func complete(_ index: Int, with outcome: FaultOutcome, detail: String) -> Bool {
-            lock.withLock {
+        /// Keeps the wait of `index`, to end at its first completion or when the soak gives up.
+        func wait(_ index: Int, _ continuation: CheckedContinuation<Void, Never>) {
+            lock.withLock { waits[index] = continuation }
+        }
+
+        /// Records a completion, and ends the wait at the first.
+        func complete(_ index: Int, with outcome: FaultOutcome, detail: String) {
+            let wait: CheckedContinuation<Void, Never>? = lock.withLock {
                 completions[index] += 1
                 if completions[index] == 1 {
                     outcomes[index] = outcome
                     details[index] = detail
                 }
-                return completions[index] == 1
+                defer { waits[index] = nil }
+                return waits[index]
             }
+            wait?.resume()
         }
 
-        func show(_ change: Int) { lock.withLock { shown += change } }
-        func countRefresh() { lock.withLock { refreshes += 1 } }
-        func countLogLine() { lock.withLock { logLines += 1 } }
+        /// Ends every wait still open; their calls count as never completed.
+        func giveUp() {
+            let open: [CheckedContinuation<Void, Never>] = lock.withLock {
+                defer { waits = [:] }
+                return Array(waits.values)
+            }
+            for wait in open { wait.resume() }
+        }
 
         func report(kinds: [Kind], transport: FaultTable.Transport) -> Report {
             lock.withLock {
@@ -311,13 +415,10 @@ enum FaultSoak {
                     }
                     if !FaultSoak.accepted(kind, on: transport).contains(outcome) {
                         report.mismatches.append(
-                            "request \(index), \(kind): \(outcome) (\(details[index].prefix(300)))"
+                            "request \(index), \(kind): \(outcome) (\(details[index].prefix(600)))"
                         )
                     }
                 }
-                report.stillShown = shown
-                report.refreshes = refreshes
-                report.logLines = logLines
                 return report
             }
         }
@@ -325,7 +426,7 @@ enum FaultSoak {
 
     /// Counts the log lines the logging plugin writes, and writes none.
     struct CountingLogHandler: LogHandler {
-        let counters: Counters
+        let tally: Tally
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .debug
 
@@ -334,7 +435,39 @@ enum FaultSoak {
             set { metadata[key] = newValue }
         }
 
-        func log(event: LogEvent) { counters.countLogLine() }
+        func log(event: LogEvent) { tally.count(\.logLines) }
+    }
+}
+
+/// Where a hostile server in a child process (this executable's `serve-hostile` mode) listens.
+struct HostileAddress: Sendable {
+    let baseUrl: URL
+    let refusedBaseUrl: URL
+
+    func baseUrl(for fault: Fault) -> URL { fault == .refuse ? refusedBaseUrl : baseUrl }
+
+    /// Starts the child and reads its line `hostile <port> <refused port>`.
+    static func startChild() throws -> (Process, HostileAddress) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["serve-hostile"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        let words = String(decoding: buffer, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard words.count == 3, let base = URL(string: "http://127.0.0.1:\(words[1])"),
+            let refused = URL(string: "http://127.0.0.1:\(words[2])")
+        else {
+            process.terminate()
+            throw BenchmarkError.serverDidNotStart(String(decoding: buffer, as: UTF8.self))
+        }
+        return (process, HostileAddress(baseUrl: base, refusedBaseUrl: refused))
     }
 }
 
@@ -357,4 +490,8 @@ struct SplitMix64: RandomNumberGenerator {
 /// glibc's `malloc_trim`, which Swift's Glibc module does not export.
 @_silgen_name("malloc_trim")
 private func mallocTrim(_ pad: Int) -> Int32
+
+/// glibc's `mallopt`.
+@_silgen_name("mallopt")
+private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif

@@ -15,6 +15,12 @@ switch mode {
 case "serve":
     try await BenchServer.run()
 
+case "serve-hostile":
+    // serve-hostile: the hostile server alone, for the fault soak; prints "hostile <port> <refused port>".
+    let hostile = try await HostileServer.start()
+    FileHandle.standardOutput.write(Data("hostile \(hostile.port) \(hostile.refusedBaseUrl.port ?? 0)\n".utf8))
+    while true { try await Task.sleep(for: .seconds(3_600)) }
+
 case "serve-https":
     // serve-https <h1|h2> <file>: the loopback server over HTTPS; its authority's certificate is written to <file>.
     try TestCertificates.shared().authority.write(toFile: arguments[2], atomically: true, encoding: .utf8)

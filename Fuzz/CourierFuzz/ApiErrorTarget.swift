@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -35,3 +36,4 @@ extension FuzzTarget {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -29,3 +30,4 @@ extension FuzzTarget {
         return Int64(range[range.index(after: dash)...].trimmingCharacters(in: .whitespaces))
     }
 }
+#endif

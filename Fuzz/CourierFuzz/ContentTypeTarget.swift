@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -26,3 +27,4 @@ extension FuzzTarget {
         }
     }
 }
+#endif

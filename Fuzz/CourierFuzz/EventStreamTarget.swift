@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 
 extension FuzzTarget {
@@ -48,3 +49,4 @@ struct ParsedEventStream: Equatable {
         } && FuzzInput.same(left.lastEventId, right.lastEventId) && left.reconnectionTime == right.reconnectionTime
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -57,3 +58,4 @@ extension FuzzTarget {
         return fields
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 /// Helpers that turn libFuzzer's raw bytes into the values a target feeds in, and back into readable failure messages.
 enum FuzzInput {
     /// The bytes split at every `separator`, keeping empty pieces: libFuzzer learns to insert the separator, so one
@@ -30,3 +31,4 @@ enum FuzzInput {
         .joined()
     }
 }
+#endif

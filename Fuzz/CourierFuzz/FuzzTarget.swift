@@ -1,3 +1,4 @@
+#if DEBUG
 import Foundation
 
 /// One parser or encoder under fuzzing: a name (also its seed corpus folder, `Fuzz/Corpus/<name>`) and a check
@@ -21,3 +22,4 @@ let selectedFuzzTarget: FuzzTarget? = {
     let name = ProcessInfo.processInfo.environment[FuzzTarget.environmentVariable]
     return FuzzTarget.all.first { $0.name == name }
 }()
+#endif

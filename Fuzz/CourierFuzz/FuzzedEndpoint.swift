@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 
 /// An endpoint whose subpath and query come from the fuzzer; targets pass the base URL themselves.
@@ -11,3 +12,4 @@ struct FuzzedEndpoint<ClientErrorType: Decodable & Sendable>: Endpoint {
 struct FuzzedClientError: Decodable, Sendable {
     let message: String
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 import Foundation
 
 /// A `multipart/form-data` body split as a server splits it (RFC 2046, section 5.1.1): the parts' header blocks and
@@ -32,3 +33,4 @@ enum MultipartBody {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -75,3 +76,4 @@ extension FuzzTarget {
         return header
     }
 }
+#endif

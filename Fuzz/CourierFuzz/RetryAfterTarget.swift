@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -30,3 +31,4 @@ extension FuzzTarget {
         }
     }
 }
+#endif

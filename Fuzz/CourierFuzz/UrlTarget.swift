@@ -1,3 +1,4 @@
+#if DEBUG
 @testable import Courier
 import Foundation
 
@@ -104,3 +105,4 @@ extension FuzzTarget {
         return .array(values, style: style)
     }
 }
+#endif

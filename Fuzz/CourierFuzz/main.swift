@@ -1,7 +1,9 @@
 // The libFuzzer entry points. Built with `--sanitize=fuzzer`, SwiftPM compiles this file as a library and libFuzzer
 // brings `main`; so this file holds declarations only, and in a plain build the executable simply does nothing.
-// `Fuzz/run` builds and runs every target.
+// `Fuzz/run` builds and runs every target. The targets reach Courier's internals with `@testable import`, which only
+// a debug build allows: a release build of the whole package compiles them away.
 
+#if DEBUG
 import Foundation
 
 /// Called once by libFuzzer before the first input: refuses to start without a known `COURIER_FUZZ_TARGET`, so a
@@ -31,3 +33,4 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     selectedFuzzTarget?.run(input)
     return 0
 }
+#endif

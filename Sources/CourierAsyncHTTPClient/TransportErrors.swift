@@ -3,6 +3,7 @@ import Courier
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 
 #if canImport(FoundationNetworking)
@@ -30,6 +31,14 @@ enum TransportErrors {
                 return URLError(.httpTooManyRedirects, underlying: error)
             default: return URLError(.unknown, underlying: error)
             }
+        }
+        // A client configured to decompress: a body that does not inflate, as libcurl's is reported.
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError {
+            let code: URLError.Code = decompression == .limit ? .dataLengthExceedsMaximum : .cannotDecodeContentData
+            return URLError(code, underlying: error)
+        }
+        if error is NIOHTTPDecompression.ExtraDecompressionError {
+            return URLError(.cannotDecodeContentData, underlying: error)
         }
         if let parserError = error as? HTTPParserError {
             // The connection ended before the announced body was whole: lost, as a reset mid-body is.

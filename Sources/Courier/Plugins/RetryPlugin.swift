@@ -30,7 +30,8 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
 
     private static var idempotentMethods: Set<String> { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] }
 
-    /// FoundationNetworking reports a connection closed in the middle of an answer as `.unknown`.
+    /// `.unknown` too: FoundationNetworking reports what Courier cannot classify from libcurl's text that way, and
+    /// most of it is a connection that went away.
     private static var transientErrors: Set<URLError.Code> {
         [
             .unknown,

@@ -56,9 +56,18 @@ final class FileDownload: Sendable {
         inline: Bool
     ) throws -> FileWriter {
         let announced = SendingReceiver.field("Content-Length", in: headerFields).flatMap { Int64($0) }
-        if statusCode == 206,
-            let range = SendingReceiver.field("Content-Range", in: headerFields).flatMap(ContentRange.init)
-        {
+        if statusCode == 206 {
+            // A part that cannot be placed is refused: written as the whole file, it would corrupt it.
+            let contentRange = SendingReceiver.field("Content-Range", in: headerFields)
+            guard let range = contentRange.flatMap(ContentRange.init) else {
+                let text = contentRange.map { "Content-Range \"\($0)\"" } ?? "no Content-Range"
+                throw URLError(
+                    .badServerResponse,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "A 206 answer with \(text), so its place in the file is unknown"
+                    ]
+                )
+            }
             let onDisk = Self.size(of: partialUrl) ?? 0
             guard range.start == 0 || (options.resumable && range.start <= onDisk) else {
                 throw URLError(
@@ -68,7 +77,12 @@ final class FileDownload: Sendable {
                     ]
                 )
             }
-            let total = range.total ?? announced.map { range.start + $0 }
+            // Added with overflow checked: both numbers come from the server.
+            let total =
+                range.total
+                ?? announced.map { range.start.addingReportingOverflow($0) }.map { sum in
+                    sum.overflow ? Int64.max : sum.partialValue
+                }
             if let total, total > options.maximumSize {
                 throw ResponseBodyTooLargeError(limit: Int(clamping: options.maximumSize))
             }

@@ -11,41 +11,48 @@ package enum MalformedResponse {
     /// Why a response's framing cannot be trusted, or `nil` when it can.
     ///
     /// RFC 9112, section 6.3: `Content-Length` values that disagree make the body's end unknowable, and
-    /// `Content-Length` beside `Transfer-Encoding` is how responses are split and requests smuggled; a client must
-    /// not use such an answer. AsyncHTTPClient's parser refuses both; libcurl reads on, so Courier checks.
-    /// - Parameter headerFields: The fields, with repeated ones joined by commas as Foundation joins them.
-    package static func framingProblem(in headerFields: [String: String]) -> String? {
-        var contentLength: String?
-        var transferEncoding: String?
-        for (name, value) in headerFields {
-            if name.caseInsensitiveCompare("Content-Length") == .orderedSame { contentLength = value }
-            if name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame { transferEncoding = value }
-        }
-        guard let contentLength else { return nil }
+    /// `Content-Length` beside `Transfer-Encoding` is how responses are split and requests smuggled. NIO's parser
+    /// refuses both, and any repeated `Content-Length` (RFC 9110 allows that); libcurl reads on. Courier refuses them
+    /// over URLSession too, so that both transports agree. Answers without a body (to HEAD, 1xx, 204, 304) end at
+    /// their head whatever it says, and are not checked.
+    /// - Parameters:
+    ///   - contentLength: The `Content-Length` field, with repeated ones joined by commas as Foundation joins them
+    ///     (repeats spelled in different letter cases reach Foundation's dictionary as one, and are not seen).
+    ///   - transferEncoding: The `Transfer-Encoding` field.
+    package static func framingProblem(
+        contentLength: String?,
+        transferEncoding: String?,
+        statusCode: Int,
+        isHead: Bool
+    ) -> String? {
+        guard let contentLength, !isHead, statusCode >= 200, statusCode != 204, statusCode != 304 else { return nil }
         if transferEncoding != nil {
             return "the answer has both Content-Length and Transfer-Encoding, so its end is ambiguous"
         }
-        let values = Set(contentLength.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard values.count == 1, let value = values.first, !value.isEmpty, value.utf8.allSatisfy(isDigit) else {
+        guard !contentLength.isEmpty, contentLength.utf8.allSatisfy(isDigit) else {
             return "the answer's Content-Length \"\(contentLength)\" is not one length"
         }
         return nil
     }
 
     /// The error for an answer with `problem`.
-    package static func error(_ problem: String) -> URLError {
-        URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: problem])
+    package static func error(_ problem: String, url: URL?) -> URLError {
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: problem]
+        userInfo[NSURLErrorFailingURLErrorKey] = url
+        return URLError(.badServerResponse, userInfo: userInfo)
     }
 
     /// What libcurl says of an answer that broke HTTP's grammar or framing.
     private static let malformedPhrases = [
         "illegal or missing hexadecimal sequence in chunked-encoding", "unsupported response code in http response",
+        "unsupported http version",
         "failed writing header", "too large response headers", "weird server reply", "invalid content-length",
         "header without colon", "nul byte in header", "received http/0.9",
     ]
 
-    /// What libcurl says when the connection closed before the announced body was whole.
-    private static let cutOffPhrases = ["transfer closed with", "connection died"]
+    /// What libcurl says when the connection closed or was reset before the answer was whole (a reset usually
+    /// comes as `.networkConnectionLost` already, but now and then as `.unknown` with this text).
+    private static let cutOffPhrases = ["transfer closed with", "connection died", "connection reset by peer"]
 
     /// `error` as `.badServerResponse`, `.networkConnectionLost` or `.cannotDecodeContentData` when libcurl's text
     /// says the answer was malformed, cut off or did not inflate (FoundationNetworking reports these as `.unknown`,
@@ -53,14 +60,17 @@ package enum MalformedResponse {
     package static func classifyingLibcurlError(_ error: Error) -> Error {
         guard let urlError = error as? URLError, urlError.code == .unknown || urlError.code == .unsupportedURL
         else { return error }
-        let message = ((urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? "").lowercased()
+        let text = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
+        let message = text.lowercased()
         let scheme = urlError.failingURL?.scheme?.lowercased()
         let code: URLError.Code
-        // For an http or https URL, libcurl's "unsupported protocol" is about the answer (a status line it cannot
-        // read), and under load it comes without its text.
-        if urlError.code == .unsupportedURL, scheme == "http" || scheme == "https" {
+        if malformedPhrases.contains(where: message.contains) {
             code = .badServerResponse
-        } else if malformedPhrases.contains(where: message.contains) {
+        } else if urlError.code == .unsupportedURL, scheme == "http" || scheme == "https",
+            !message.contains("not supported or disabled")
+        {
+            // For an http or https URL, libcurl's "unsupported protocol" is about the answer (a status line it cannot
+            // read), unless libcurl was built without the protocol; under load it comes without its text.
             code = .badServerResponse
         } else if urlError.code == .unknown, cutOffPhrases.contains(where: message.contains) {
             code = .networkConnectionLost
@@ -69,7 +79,10 @@ package enum MalformedResponse {
         } else {
             return error
         }
-        return URLError(code, userInfo: [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: urlError])
+        // The failing URL goes along: the caller's message names it.
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: text, NSUnderlyingErrorKey: urlError]
+        userInfo[NSURLErrorFailingURLErrorKey] = urlError.userInfo[NSURLErrorFailingURLErrorKey]
+        return URLError(code, userInfo: userInfo)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }

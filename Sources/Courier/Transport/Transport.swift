@@ -13,8 +13,10 @@ import FoundationNetworking
 /// - `URLError(.cannotConnectToHost)` when the connection is refused;
 /// - `URLError(.timedOut)` when ``TransportOptions/timeout`` passes before the last byte of the answer;
 /// - `URLError(.cancelled)` when the returned cancel action runs, at once;
-/// - `URLError(.networkConnectionLost)` or `URLError(.unknown)` when the connection closes in the middle of the
-///   answer;
+/// - `URLError(.networkConnectionLost)` when the connection is reset or closes in the middle of the answer;
+/// - `URLError(.badServerResponse)` when the answer breaks HTTP's grammar or framing (a malformed status line or
+///   header, a bad chunk size, repeated `Content-Length`, or one beside `Transfer-Encoding`);
+/// - `URLError(.cannotDecodeContentData)` when a body the transport decompresses does not inflate;
 /// - the `URLError` codes of ``TLSFailure`` when a TLS handshake fails, one per cause;
 /// - ``InvalidRequestError`` when asked for ``TransportOptions/tls`` it cannot apply, before sending anything;
 /// - ``ResponseBodyTooLargeError`` when the body (after any decompression) would exceed

@@ -79,13 +79,20 @@ public final class URLSessionTransport: Transport {
         }
         task.resume()
         let delegate = delegate
+        // The timer and the cancel action hold the task weakly: a task holds its session, and a timer that held it
+        // until it fired would keep every finished request of the last `timeout`, and a released transport's
+        // session with its connections, alive until then.
         if let timeout = options.timeout {
-            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
+            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) { [weak task] in
+                guard let task else { return }
                 delegate.stop(task, because: URLError(.timedOut))
             }
         }
         // Delivered at once, like the timeout: the session's own cancellation can take seconds to come back.
-        return { delegate.stop(task, because: URLError(.cancelled)) }
+        return { [weak task] in
+            guard let task else { return }
+            delegate.stop(task, because: URLError(.cancelled))
+        }
     }
 
     static let unsupportedTLSOptions =

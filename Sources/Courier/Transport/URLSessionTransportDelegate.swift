@@ -65,10 +65,19 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let headerFields = Self.headerFields(of: response)
-        if let problem = MalformedResponse.framingProblem(in: headerFields) {
+        // A HEAD answer announces the length of a body it does not have: nothing to refuse, nothing to make room for.
+        let isHead = dataTask.originalRequest?.httpMethod == "HEAD"
+        let http = response as? HTTPURLResponse
+        if let http,
+            let problem = MalformedResponse.framingProblem(
+                contentLength: http.value(forHTTPHeaderField: "Content-Length"),
+                transferEncoding: http.value(forHTTPHeaderField: "Transfer-Encoding"),
+                statusCode: http.statusCode,
+                isHead: isHead
+            )
+        {
             completionHandler(.cancel)
-            stop(dataTask, because: MalformedResponse.error(problem))
+            stop(dataTask, because: MalformedResponse.error(problem, url: dataTask.originalRequest?.url))
             return
         }
         let (limit, receiver) =
@@ -79,8 +88,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         if let receiver {
             do {
                 try receiver.receiveHead(
-                    statusCode: (response as? HTTPURLResponse)?.statusCode ?? 0,
-                    headerFields: headerFields
+                    statusCode: http?.statusCode ?? 0,
+                    headerFields: Self.headerFields(of: response)
                 )
                 completionHandler(.allow)
             } catch {
@@ -89,8 +98,6 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             return
         }
-        // A HEAD answer announces the length of a body it does not have: nothing to refuse, nothing to make room for.
-        let isHead = dataTask.originalRequest?.httpMethod == "HEAD"
         // A length announced up front is refused before a byte of the body is read.
         if response.expectedContentLength > Int64(limit), !isHead {
             completionHandler(.cancel)

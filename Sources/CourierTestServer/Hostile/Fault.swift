@@ -19,6 +19,8 @@ public enum Fault: String, CaseIterable, Sendable {
     case shortBody
     /// Two `Content-Length` headers that disagree (7 and 8), then 8 bytes.
     case conflictingContentLengths
+    /// Two `Content-Length: 7` headers, then the 7 bytes: allowed by RFC 9110, refused by NIO's parser.
+    case repeatedContentLength
     /// `Content-Length: 3` beside `Transfer-Encoding: chunked`, with the body chunked: the framing a request
     /// smuggler relies on.
     case contentLengthWithChunked
@@ -43,6 +45,11 @@ public enum Fault: String, CaseIterable, Sendable {
     case closeDelimitedBody
     /// The seven announced body bytes, one per second.
     case drip
+    /// `206` with `Content-Range: bytes 4-20/20`, whose last byte is past the length: a part with no place in a file.
+    case unplaceablePart
+    /// `206` with `Content-Range: bytes 4-10/*` and `Content-Length: 9223372036854775807`: a part whose end
+    /// overflows a 64-bit offset.
+    case overflowingPart
     /// `401` with the JSON body `{"message":"stale token"}` unless the request carries `Authorization: Bearer fresh`,
     /// and then the well-formed answer; the connection is kept alive either way.
     case staleToken

@@ -137,6 +137,16 @@ final class FaultHandler: ChannelInboundHandler {
         case .conflictingContentLengths:
             let head = "HTTP/1.1 200 OK\r\n\(Self.json)Content-Length: 7\r\nContent-Length: 8\r\n\r\n"
             send(head + body + " ", context: context, close: true)
+        case .repeatedContentLength:
+            let head = "HTTP/1.1 200 OK\r\n\(Self.json)Content-Length: 7\r\nContent-Length: 7\r\n"
+            send(head + "Connection: close\r\n\r\n" + body, context: context, close: true)
+        case .unplaceablePart:
+            let head =
+                "HTTP/1.1 206 Partial Content\r\n\(Self.json)Content-Range: bytes 4-20/20\r\nContent-Length: 7\r\n"
+            send(head + "Connection: close\r\n\r\n" + body, context: context, close: true)
+        case .overflowingPart:
+            let head = "HTTP/1.1 206 Partial Content\r\n\(Self.json)Content-Range: bytes 4-10/*\r\n"
+            send(head + "Content-Length: \(Int64.max)\r\n\r\n" + body, context: context, close: true)
         case .contentLengthWithChunked:
             let head = "HTTP/1.1 200 OK\r\n\(Self.json)Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"
             send(head + "7\r\n\(body)\r\n0\r\n\r\n", context: context, close: true)

@@ -16,6 +16,8 @@ public enum FaultOutcome: Equatable, Sendable, CustomStringConvertible {
     case clientError(Int, FaultMessage?)
     /// `responseDataConversionFailed`.
     case conversionFailed
+    /// `responseBodyTooLarge`.
+    case tooLarge
     /// `cancelled`.
     case cancelled
     /// Any other error, as it prints.
@@ -28,6 +30,7 @@ public enum FaultOutcome: Equatable, Sendable, CustomStringConvertible {
         case .failure(.noResponseReceived(let error)): self = .noResponse((error as? URLError)?.code)
         case .failure(.clientError(let status, let message)): self = .clientError(status, message)
         case .failure(.responseDataConversionFailed): self = .conversionFailed
+        case .failure(.responseBodyTooLarge): self = .tooLarge
         case .failure(.cancelled): self = .cancelled
         case .failure(let error): self = .other("\(error)")
         }
@@ -41,6 +44,7 @@ public enum FaultOutcome: Equatable, Sendable, CustomStringConvertible {
         case .noResponse(nil): "no error"
         case .clientError(let status, _): "`clientError(\(status))`"
         case .conversionFailed: "`responseDataConversionFailed`"
+        case .tooLarge: "`responseBodyTooLarge`"
         case .cancelled: "`cancelled`"
         case .other(let text): text
         }

@@ -7,7 +7,8 @@ import NIOPosix
 ///
 /// It speaks HTTP by hand over raw TCP on NIO's event loops, not through an HTTP framework, because a framework
 /// would refuse to send what these faults send. Each connection serves one fault and is then closed, except
-/// ``Fault/none`` and ``Fault/informationalFirst``, which keep it alive for the next request as a real server does.
+/// ``Fault/none``, ``Fault/informationalFirst`` and ``Fault/staleToken``, which keep it alive for the next request as
+/// a real server does.
 public final class HostileServer: Sendable {
     /// The port the server listens on.
     public let port: Int
