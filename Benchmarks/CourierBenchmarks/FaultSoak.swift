@@ -219,6 +219,8 @@ enum FaultSoak {
                 await withTaskGroup(of: Void.self) { group in
                     for index in 0..<requests {
                         if index >= inFlight { await group.next() }
+                        // Given up on: the calls not sent yet are not sent, so that the report comes.
+                        if counters.hasGivenUp { break }
                         // Now and then the token goes stale again, so that refreshes keep happening under load.
                         if index % 1_000 == 999 { rig.auth.setToken("stale") }
                         group.addTask {
@@ -367,6 +369,7 @@ enum FaultSoak {
         private var outcomes: [FaultOutcome?]
         private var details: [String]
         private var waits: [Int: CheckedContinuation<Void, Never>] = [:]
+        private var gaveUp = false
 
         init(requests: Int) {
             completions = Array(repeating: 0, count: requests)
@@ -376,7 +379,11 @@ enum FaultSoak {
 
         /// Keeps the wait of `index`, to end at its first completion or when the soak gives up.
         func wait(_ index: Int, _ continuation: CheckedContinuation<Void, Never>) {
-            lock.withLock { waits[index] = continuation }
+            let late = lock.withLock {
+                if !gaveUp { waits[index] = continuation }
+                return gaveUp
+            }
+            if late { continuation.resume() }
         }
 
         /// Records a completion, and ends the wait at the first.
@@ -393,14 +400,17 @@ enum FaultSoak {
             wait?.resume()
         }
 
-        /// Ends every wait still open; their calls count as never completed.
+        /// Ends every wait still open, and every wait registered from now on; their calls count as never completed.
         func giveUp() {
             let open: [CheckedContinuation<Void, Never>] = lock.withLock {
+                gaveUp = true
                 defer { waits = [:] }
                 return Array(waits.values)
             }
             for wait in open { wait.resume() }
         }
+
+        var hasGivenUp: Bool { lock.withLock { gaveUp } }
 
         func report(kinds: [Kind], transport: FaultTable.Transport) -> Report {
             lock.withLock {

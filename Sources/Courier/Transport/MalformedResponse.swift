@@ -29,7 +29,9 @@ package enum MalformedResponse {
         if transferEncoding != nil {
             return "the answer has both Content-Length and Transfer-Encoding, so its end is ambiguous"
         }
-        guard !contentLength.isEmpty, contentLength.utf8.allSatisfy(isDigit) else {
+        // Spaces and tabs around the value are allowed (RFC 9110, section 5.5); Foundation keeps trailing ones.
+        let value = contentLength.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        guard !value.isEmpty, value.utf8.allSatisfy(isDigit) else {
             return "the answer's Content-Length \"\(contentLength)\" is not one length"
         }
         return nil

@@ -13,7 +13,8 @@ import FoundationNetworking
 /// - `URLError(.cannotConnectToHost)` when the connection is refused;
 /// - `URLError(.timedOut)` when ``TransportOptions/timeout`` passes before the last byte of the answer;
 /// - `URLError(.cancelled)` when the returned cancel action runs, at once;
-/// - `URLError(.networkConnectionLost)` when the connection is reset or closes in the middle of the answer;
+/// - `URLError(.networkConnectionLost)` when the connection is reset or closes in the middle of the answer (or
+///   `URLError(.unknown)` where the transport gives no more to tell it by, as libcurl sometimes does);
 /// - `URLError(.badServerResponse)` when the answer breaks HTTP's grammar or framing (a malformed status line or
 ///   header, a bad chunk size, repeated `Content-Length`, or one beside `Transfer-Encoding`);
 /// - `URLError(.cannotDecodeContentData)` when a body the transport decompresses does not inflate;

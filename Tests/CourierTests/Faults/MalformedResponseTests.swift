@@ -13,6 +13,7 @@ import FoundationNetworking
     @Test(
         arguments: [
             ("7", nil, 200, false, false),
+            ("7 \t", nil, 200, false, false),
             ("7, 8", nil, 200, false, true),
             ("7, 7", nil, 200, false, true),
             ("3", "chunked", 200, false, true),
