@@ -29,9 +29,14 @@ package enum MalformedResponse {
         if transferEncoding != nil {
             return "the answer has both Content-Length and Transfer-Encoding, so its end is ambiguous"
         }
-        // Spaces and tabs around the value are allowed (RFC 9110, section 5.5); Foundation keeps trailing ones.
-        let value = contentLength.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-        guard !value.isEmpty, value.utf8.allSatisfy(isDigit) else {
+        // Spaces and tabs around the value are allowed (RFC 9110, section 5.5); Foundation keeps trailing ones. Read
+        // in place, as bytes: this runs for every answer.
+        let bytes = contentLength.utf8
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) }),
+            bytes[first...last].allSatisfy(isDigit)
+        else {
             return "the answer's Content-Length \"\(contentLength)\" is not one length"
         }
         return nil

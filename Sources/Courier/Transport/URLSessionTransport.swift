@@ -79,20 +79,17 @@ public final class URLSessionTransport: Transport {
         }
         task.resume()
         let delegate = delegate
-        // The timer and the cancel action hold the task weakly: a task holds its session, and a timer that held it
-        // until it fired would keep every finished request of the last `timeout`, and a released transport's
-        // session with its connections, alive until then.
+        // The timer and the cancel action name the task by its identifier: a task holds its session, and a timer
+        // that held the task until it fired would keep every finished request of the last `timeout`, and a released
+        // transport's session with its connections, alive until then.
+        let identifier = task.taskIdentifier
         if let timeout = options.timeout {
-            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) { [weak task] in
-                guard let task else { return }
-                delegate.stop(task, because: URLError(.timedOut))
+            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
+                delegate.stop(taskIdentifier: identifier, because: URLError(.timedOut))
             }
         }
         // Delivered at once, like the timeout: the session's own cancellation can take seconds to come back.
-        return { [weak task] in
-            guard let task else { return }
-            delegate.stop(task, because: URLError(.cancelled))
-        }
+        return { delegate.stop(taskIdentifier: identifier, because: URLError(.cancelled)) }
     }
 
     static let unsupportedTLSOptions =

@@ -9,6 +9,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     typealias Completion = @Sendable (Data?, URLResponse?, Error?) -> Void
 
     private struct Transfer {
+        /// Held here, and so only while the transfer runs: the timer and the cancel action name the task by its
+        /// identifier, as a task holds its session and must not outlive its request.
+        let task: URLSessionTask
         let completion: Completion
         let maximumBodySize: Int
         /// Takes the body instead of `body` when set.
@@ -28,6 +31,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     func register(_ task: URLSessionTask, options: TransportOptions, completion: @escaping Completion) {
         let transfer = Transfer(
+            task: task,
             completion: completion,
             maximumBodySize: options.maximumResponseBodySize,
             receiver: options.responseBodyReceiver,
@@ -42,9 +46,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// queue can take seconds to get to the cancellation, and a timeout must end the request on time. Taking the
     /// transfer out under the lock keeps the delivery to exactly one.
     func stop(_ task: URLSessionTask, because reason: Error) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        stop(taskIdentifier: task.taskIdentifier, because: reason)
+    }
+
+    /// ``stop(_:because:)`` for the task with `taskIdentifier`, if it is still running.
+    func stop(taskIdentifier: Int, because reason: Error) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: taskIdentifier) }) else { return }
         transfer.completion(nil, nil, reason)
-        task.cancel()
+        transfer.task.cancel()
     }
 
     /// Changes the transfer of `task` under the lock, if it is still running. Out of the dictionary and back rather
