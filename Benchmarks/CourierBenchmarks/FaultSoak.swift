@@ -458,24 +458,13 @@ struct HostileAddress: Sendable {
 
     /// Starts the child and reads its line `hostile <port> <refused port>`.
     static func startChild() throws -> (Process, HostileAddress) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["serve-hostile"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        let words = String(decoding: buffer, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        let (process, line) = try Measure.startChild(["serve-hostile"])
+        let words = line.split(whereSeparator: \.isWhitespace)
         guard words.count == 3, let base = URL(string: "http://127.0.0.1:\(words[1])"),
             let refused = URL(string: "http://127.0.0.1:\(words[2])")
         else {
             process.terminate()
-            throw BenchmarkError.serverDidNotStart(String(decoding: buffer, as: UTF8.self))
+            throw BenchmarkError.serverDidNotStart(line)
         }
         return (process, HostileAddress(baseUrl: base, refusedBaseUrl: refused))
     }

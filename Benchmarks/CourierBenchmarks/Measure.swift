@@ -129,6 +129,17 @@ enum Measure {
     /// Starts the loopback server in a child process and returns it with its port.
     /// - Parameter arguments: The server's mode and its arguments.
     static func startServer(_ arguments: [String] = ["serve"]) throws -> (Process, Int) {
+        let (process, line) = try startChild(arguments)
+        let port = line.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard let port, port > 0 else {
+            process.terminate()
+            throw BenchmarkError.serverDidNotStart(line)
+        }
+        return (process, port)
+    }
+
+    /// Starts this executable in a child process with `arguments`, and returns it with the first line it printed.
+    static func startChild(_ arguments: [String]) throws -> (Process, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = arguments
@@ -141,10 +152,7 @@ enum Measure {
             if chunk.isEmpty { break }
             buffer.append(chunk)
         }
-        let line = String(decoding: buffer, as: UTF8.self)
-        let port = line.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard let port, port > 0 else { throw BenchmarkError.serverDidNotStart(line) }
-        return (process, port)
+        return (process, String(decoding: buffer, as: UTF8.self))
     }
 }
 
