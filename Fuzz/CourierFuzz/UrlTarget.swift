@@ -45,7 +45,8 @@ extension FuzzTarget {
     /// The base path `/base`, then one slash and the subpath with one leading slash of its own dropped; an empty
     /// subpath adds nothing.
     private static func checkPath(of url: URL, endpoint: FuzzedEndpoint<EmptyBodyResponse>) {
-        let trimmed = endpoint.subpath.hasPrefix("/") ? String(endpoint.subpath.dropFirst()) : endpoint.subpath
+        let subpath = endpoint.subpath
+        let trimmed = subpath.utf8.first == UInt8(ascii: "/") ? String(Substring(subpath.utf8.dropFirst())) : subpath
         let expected = trimmed.isEmpty ? "/base" : "/base/" + trimmed
         let afterOrigin = url.absoluteString.dropFirst("http://127.0.0.1:8080".count)
         let encodedPath = String(afterOrigin.prefix { $0 != "?" && $0 != "#" })

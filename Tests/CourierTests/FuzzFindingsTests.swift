@@ -22,6 +22,21 @@ import FoundationNetworking
         #expect(MediaType.essence(of: "application/json\u{301};charset=utf-8") == "application/json\u{301}")
     }
 
+    /// U+037E, the Greek question mark, is canonically equivalent to ";", so `String.contains(";")` finds it; it is no
+    /// parameter separator, and the essence keeps it byte for byte.
+    @Test func aGreekQuestionMarkIsNoParameterSeparator() {
+        let essence = MediaType.essence(of: "text/plain\u{37E}charset=utf-8")
+        #expect(essence.utf8.elementsEqual("text/plain\u{37E}charset=utf-8".utf8))
+        #expect(!essence.utf8.contains(UInt8(ascii: ";")))
+    }
+
+    /// A combining mark after a leading "/" made one Character with it, so the slash was kept and the path got two.
+    @Test func aLeadingSlashBeforeACombiningMarkIsDropped() throws {
+        let url = try FreeEndpoint(subpath: "/\u{301}x").built().get().url
+        #expect(url?.path(percentEncoded: true).hasSuffix("/%CC%81x") == true)
+        #expect(url?.path(percentEncoded: true).contains("//") == false)
+    }
+
     /// A combining mark after "/" (or a prepended mark before it) hid the "/" from a Character split, and with it a
     /// ".." segment that the transport would then have resolved away.
     @Test(arguments: ["a/../\u{301}", "x\u{602}/../y"])

@@ -42,7 +42,9 @@ extension RequestBuilder {
     private static func joinedPath(_ basePath: String, _ subpath: String) throws(InvalidRequestError) -> String {
         try refuseDotSegments(in: subpath, of: "subpath")
         let trimmedBase = basePath.hasSuffix("/") ? basePath.dropLast() : Substring(basePath)
-        let trimmedSubpath = subpath.hasPrefix("/") ? subpath.dropFirst() : Substring(subpath)
+        // At the byte: a combining mark after the slash joins it into one Character that `hasPrefix("/")` misses.
+        let trimmedSubpath =
+            subpath.utf8.first == UInt8(ascii: "/") ? Substring(subpath.utf8.dropFirst()) : Substring(subpath)
         guard !trimmedSubpath.isEmpty else { return basePath.isEmpty ? "/" : basePath }
         return trimmedBase + "/" + PercentEncoding.encode(trimmedSubpath, allowing: PercentEncoding.pathAllowed)
     }
