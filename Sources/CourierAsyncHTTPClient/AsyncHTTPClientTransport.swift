@@ -216,7 +216,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
         let eventLoop = client.eventLoopGroup.next()
         return .stream(contentLength: Int64(size)) { writer in
-            FileChunks(url: file).write(to: writer, on: eventLoop)
+            FileChunks(url: file).write(size: size, to: writer, on: eventLoop)
         }
     }
 }

@@ -10,11 +10,21 @@ struct FileChunks: Sendable {
     let url: URL
     static let chunkSize = 1 << 20
 
-    /// Writes the whole file to `writer`; the future fails with the first read or write error.
-    func write(to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+    /// Writes the file's first `size` bytes, its announced length, to `writer`; the future fails with the first read
+    /// or write error.
+    ///
+    /// The body ends as soon as its last byte is written, not after one more read finds the end of the file: the
+    /// answer can arrive in between, and AsyncHTTPClient then kept the connection (one in three uploads answered at
+    /// once, under load) until none was left in its pool.
+    func write(size: Int, to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop) -> EventLoopFuture<Void>
+    {
         let written = eventLoop.makePromise(of: Void.self)
+        guard size > 0 else {
+            written.succeed()
+            return written.futureResult
+        }
         do {
-            Self.writeChunk(from: try FileHandle(forReadingFrom: url), to: writer, completing: written)
+            Self.writeChunk(from: try FileHandle(forReadingFrom: url), remaining: size, to: writer, completing: written)
         } catch {
             written.fail(error)
         }
@@ -23,25 +33,31 @@ struct FileChunks: Sendable {
 
     private static func writeChunk(
         from file: FileHandle,
+        remaining: Int,
         to writer: HTTPClient.Body.StreamWriter,
         completing written: EventLoopPromise<Void>
     ) {
         DispatchQueue.global().async {
             let chunk: Data
             do {
-                chunk = try file.read(upToCount: chunkSize) ?? Data()
+                chunk = try file.read(upToCount: min(chunkSize, remaining)) ?? Data()
             } catch {
                 try? file.close()
                 return written.fail(error)
             }
+            // Shorter than announced: the client refuses the body for its length.
             guard !chunk.isEmpty else {
                 try? file.close()
                 return written.succeed()
             }
+            let left = remaining - chunk.count
             writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).whenComplete { result in
                 switch result {
+                case .success where left > 0:
+                    writeChunk(from: file, remaining: left, to: writer, completing: written)
                 case .success:
-                    writeChunk(from: file, to: writer, completing: written)
+                    try? file.close()
+                    written.succeed()
                 case .failure(let error):
                     try? file.close()
                     written.fail(error)
