@@ -31,9 +31,10 @@ case "https":
     try await Https.report(duration: flightDuration)
 
 case "fault-soak":
-    // fault-soak [requests per transport] [in flight] [seed]: faults, cancellations and timeouts through one provider
-    // with plugins, on each transport; exits 1 when a call did not complete exactly once as its fault implies, or
-    // when descriptors, temporary files, memory or requests in flight were left.
+    // fault-soak [requests per transport] [in flight] [seed]: faults, cancellations, timeouts and uploads through a
+    // provider with plugins, on each transport; exits 1 when a call did not complete exactly once as its fault implies
+    // (a few timeouts over URLSession aside), or when descriptors, temporary files, memory or requests in flight were
+    // left.
     let requests = arguments.count > 1 ? Int(arguments[1]) ?? 20_000 : 20_000
     let inFlight = arguments.count > 2 ? Int(arguments[2]) ?? 256 : 256
     let seed = arguments.count > 3 ? UInt64(arguments[3]) ?? 0 : UInt64.random(in: 0..<1_000_000)

@@ -10,8 +10,8 @@ struct FileChunks: Sendable {
     let url: URL
     static let chunkSize = 1 << 20
 
-    /// Writes the file's first `size` bytes, its announced length, to `writer`; the future fails with the first read
-    /// or write error.
+    /// Writes the file's first `size` bytes, its announced length, to `writer` (with a `size` of 0, the file to its
+    /// end); the future fails with the first read or write error.
     ///
     /// The body ends as soon as its last byte is written, not after one more read finds the end of the file: the
     /// answer can arrive in between, and AsyncHTTPClient then kept the connection (one in three uploads answered at
@@ -19,12 +19,16 @@ struct FileChunks: Sendable {
     func write(size: Int, to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop) -> EventLoopFuture<Void>
     {
         let written = eventLoop.makePromise(of: Void.self)
-        guard size > 0 else {
-            written.succeed()
-            return written.futureResult
-        }
         do {
-            Self.writeChunk(from: try FileHandle(forReadingFrom: url), remaining: size, to: writer, completing: written)
+            // A length of 0 may be a file that is no regular file (a FIFO): read to its end, and the client refuses
+            // the body if any byte comes.
+            let remaining = size > 0 ? size : .max
+            Self.writeChunk(
+                from: try FileHandle(forReadingFrom: url),
+                remaining: remaining,
+                to: writer,
+                completing: written
+            )
         } catch {
             written.fail(error)
         }

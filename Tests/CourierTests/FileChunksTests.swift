@@ -22,14 +22,30 @@ import Testing
         let bytes = (0..<3_000).map { UInt8(truncatingIfNeeded: $0) }
         try #require(write(writingEnd, bytes, bytes.count) == bytes.count)
 
+        #expect(try await Self.sent(path, size: bytes.count) == bytes)
+    }
+
+    /// Past one chunk, the file goes out whole, in order; an empty file sends nothing and ends.
+    @Test(arguments: [FileChunks.chunkSize + 10, 0])
+    func aRegularFileGoesOutWhole(size: Int) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courier-chunks-\(UUID().uuidString)")
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(bytes).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+
+        #expect(try await Self.sent(path, size: size) == bytes)
+    }
+
+    /// The bytes `FileChunks` hands a stream writer for `file`, announced as `size`.
+    private static func sent(_ file: URL, size: Int) async throws -> [UInt8] {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let received = Received()
         let writer = HTTPClient.Body.StreamWriter { data in
             if case .byteBuffer(let buffer) = data { received.append(Array(buffer.readableBytesView)) }
             return eventLoop.makeSucceededVoidFuture()
         }
-        try await FileChunks(url: path).write(size: bytes.count, to: writer, on: eventLoop).get()
-        #expect(received.bytes == bytes)
+        try await FileChunks(url: file).write(size: size, to: writer, on: eventLoop).get()
+        return received.bytes
     }
 }
 
