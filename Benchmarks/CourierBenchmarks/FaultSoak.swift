@@ -10,8 +10,8 @@ import FoundationNetworking
 #endif
 
 /// Many requests at once through a provider with retry, token refresh and logging plugins, against the hostile
-/// server, with faults, cancellations, timeouts and uploads mixed in by a seeded generator. Every call must complete exactly
-/// once with the outcome its fault implies, and afterwards nothing may be left: descriptors, temporary files,
+/// server, with faults, cancellations, timeouts and uploads mixed in by a seeded generator. Every call must complete
+/// exactly once with the outcome its fault implies, and afterwards nothing may be left: descriptors, temporary files,
 /// memory, requests in flight.
 enum FaultSoak {
     /// What one request does.
