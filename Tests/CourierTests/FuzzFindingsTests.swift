@@ -51,6 +51,20 @@ import FoundationNetworking
         #expect(error.reason.contains("\"..\" segment"))
     }
 
+    /// swift-corelibs-foundation's `NSString.pathExtension` traps on "//" before a non-ASCII character; a file part
+    /// named so crashed the caller while Courier inferred its media type.
+    @Test(arguments: [
+        ("///\u{FFFD}/", "application/octet-stream"), ("a//é", "application/octet-stream"),
+        ("photos//é.JPG", "image/jpeg"), ("report.pdf/", "application/pdf"), ("archive.tar.gz", "application/gzip"),
+        (".json", "application/octet-stream"), ("notes.", "application/octet-stream"),
+        ("a.txt\u{301}", "application/octet-stream"),
+    ])
+    func aFileNameWithDoubleSlashesAndNonAsciiInfersItsMediaType(filename: String, mediaType: String) throws {
+        #expect(MultipartPart.data(name: "f", data: Data(), filename: filename).mediaType == mediaType)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-unsent.bin")
+        #expect(MultipartPart.file(name: "f", url: url, filename: filename).mediaType == mediaType)
+    }
+
     /// swift-corelibs-foundation's DateFormatter traps on a letter followed by a combining mark; a server could crash
     /// the client with such a `Retry-After` or `Date`.
     @Test(arguments: ["F\u{301}", "F\u{5bb}", "Sun\u{301}, 06 Nov 1994 08:49:37 GMT"])

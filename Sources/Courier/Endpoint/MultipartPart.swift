@@ -34,7 +34,7 @@ public struct MultipartPart: Sendable {
         MultipartPart(
             name: name,
             filename: filename,
-            mediaType: mediaType ?? MediaType.forFileExtension((filename as NSString).pathExtension),
+            mediaType: mediaType ?? MediaType.forFileExtension(fileExtension(of: filename)),
             content: .data(data)
         )
     }
@@ -50,7 +50,7 @@ public struct MultipartPart: Sendable {
     {
         let filename = filename ?? url.lastPathComponent
         // The sent name's extension first; a name without one (`"upload"`) falls back to the file's own.
-        let sentExtension = (filename as NSString).pathExtension
+        let sentExtension = fileExtension(of: filename)
         return MultipartPart(
             name: name,
             filename: filename,
@@ -58,5 +58,16 @@ public struct MultipartPart: Sendable {
                 ?? MediaType.forFileExtension(sentExtension.isEmpty ? url.pathExtension : sentExtension),
             content: .file(url)
         )
+    }
+
+    /// The text after the last "." of the name's last path component, or "" when it has no "." or only a leading one:
+    /// what `NSString.pathExtension` answers, without swift-corelibs-foundation's trap on a name
+    /// with "//" before a non-ASCII character (`"a//é"`). Cut at bytes, so a combining mark cannot hide a "." or "/".
+    static func fileExtension(of filename: String) -> String {
+        var bytes = Substring(filename).utf8[...]
+        while bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
+        let component = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes[bytes.index(after: $0)...] } ?? bytes
+        guard let dot = component.lastIndex(of: UInt8(ascii: ".")), dot != component.startIndex else { return "" }
+        return String(Substring(component[component.index(after: dot)...]))
     }
 }
