@@ -43,13 +43,14 @@ extension FuzzTarget {
         }
     }
 
-    /// `name=value&…` read as the WHATWG URL standard's form parser reads it, or `nil` if a field does not decode.
+    /// `name=value&…` read as the WHATWG URL standard's form parser reads it, or `nil` if a "%" is not followed by
+    /// two hex digits (the encoder escapes every "%").
     private static func decodedForm(_ form: String) -> [(name: String, value: String)]? {
         guard !form.isEmpty else { return [] }
         var fields: [(name: String, value: String)] = []
         for field in form.split(separator: "&", omittingEmptySubsequences: false) {
             let equals = field.firstIndex(of: "=") ?? field.endIndex
-            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            let decode = { (text: Substring) in FuzzInput.percentDecoded(text, plusAsSpace: true) }
             guard let name = decode(field[..<equals]), let value = decode(field[equals...].dropFirst()) else {
                 return nil
             }

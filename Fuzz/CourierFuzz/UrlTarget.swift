@@ -51,7 +51,7 @@ extension FuzzTarget {
         let afterOrigin = url.absoluteString.dropFirst("http://127.0.0.1:8080".count)
         let encodedPath = String(afterOrigin.prefix { $0 != "?" && $0 != "#" })
         guard url.absoluteString.hasPrefix("http://127.0.0.1:8080/"),
-            FuzzInput.same(encodedPath.removingPercentEncoding, expected),
+            FuzzInput.same(FuzzInput.percentDecoded(encodedPath), expected),
             url.path(percentEncoded: true) == encodedPath
         else {
             preconditionFailure(
@@ -71,9 +71,9 @@ extension FuzzTarget {
                     field.firstIndex(of: "=").map { (field[..<$0], field[$0...].dropFirst()) }
                     ?? (field, "")
                 // A comma-separated array is split before decoding: a comma inside a value arrives as `%2C`.
-                return [key].compactMap { $0.removingPercentEncoding }
+                return [key].compactMap { FuzzInput.percentDecoded($0) }
                     + value.split(separator: ",", omittingEmptySubsequences: false).compactMap {
-                        $0.removingPercentEncoding
+                        FuzzInput.percentDecoded($0)
                     }
             }
         }
