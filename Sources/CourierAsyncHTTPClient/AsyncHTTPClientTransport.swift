@@ -106,8 +106,9 @@ public final class AsyncHTTPClientTransport: Transport {
     ) -> @Sendable () -> Void {
         let limit = options.maximumResponseBodySize
         let outgoing: HTTPClient.Request
+        let bodyEnd: RequestBodyEnd?
         do {
-            var built = try clientRequest(
+            var (built, streamedBodyEnd) = try clientRequest(
                 for: request,
                 bodyFile: options.bodyFile,
                 reportingUpload: options.uploadProgress != nil
@@ -118,20 +119,22 @@ public final class AsyncHTTPClientTransport: Transport {
                 built.tlsConfiguration = try configuration.get()
             }
             outgoing = built
+            bodyEnd = streamedBodyEnd
         } catch {
             completion(.failure(TransportErrors.urlError(for: error, limit: limit)))
             return {}
         }
         guard options.responseBodyReceiver == nil, options.uploadProgress == nil else {
-            return stream(outgoing, of: request, options: options, completion: completion)
+            return stream(outgoing, bodyEnd: bodyEnd, of: request, options: options, completion: completion)
         }
         let collecting = CollectingDelegate(
             url: outgoing.url,
             method: outgoing.method,
             limit: limit,
+            bodyEnd: bodyEnd,
             completion: completion
         )
-        let task = client.execute(request: outgoing, delegate: collecting)
+        let task = client.execute(request: outgoing, delegate: collecting, eventLoop: preference(for: bodyEnd))
         collecting.started(task)
         task.futureResult.whenComplete { collecting.complete($0) }
         if let timeout = options.timeout {
@@ -146,6 +149,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends `outgoing` with its body handed to the options' receiver as it arrives, or its upload reported.
     private func stream(
         _ outgoing: HTTPClient.Request,
+        bodyEnd: RequestBodyEnd?,
         of request: URLRequest,
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -155,9 +159,10 @@ public final class AsyncHTTPClientTransport: Transport {
         let delegate = StreamingDelegate(
             url: outgoing.url,
             options: options,
-            uploadSize: uploadSize(of: request, options)
+            uploadSize: uploadSize(of: request, options),
+            bodyEnd: bodyEnd
         )
-        let task = client.execute(request: outgoing, delegate: delegate)
+        let task = client.execute(request: outgoing, delegate: delegate, eventLoop: preference(for: bodyEnd))
         task.futureResult.whenComplete { result in
             outcome.deliver(
                 result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) }
@@ -173,11 +178,18 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
+    /// A streamed body's task runs on the loop its body completes on, so that ``RequestBodyEnd`` can order its wait
+    /// after the client's own; any other on whichever loop the client picks.
+    private func preference(for bodyEnd: RequestBodyEnd?) -> HTTPClient.EventLoopPreference {
+        bodyEnd.map { .delegate(on: $0.eventLoop) } ?? .indifferent
+    }
+
+    /// The client's request, and the end of its body if that is streamed.
     private func clientRequest(
         for request: URLRequest,
         bodyFile: URL?,
         reportingUpload: Bool
-    ) throws -> HTTPClient.Request {
+    ) throws -> (HTTPClient.Request, RequestBodyEnd?) {
         guard let url = request.url else { throw URLError(.badURL) }
         let fields = request.allHTTPHeaderFields ?? [:]
         var headers = HTTPHeaders()
@@ -185,12 +197,14 @@ public final class AsyncHTTPClientTransport: Transport {
         for (name, value) in fields {
             headers.add(name: name, value: value)
         }
-        return try HTTPClient.Request(
+        let (body, bodyEnd) = try body(of: request, file: bodyFile, sliced: reportingUpload)
+        let outgoing = try HTTPClient.Request(
             url: url,
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             headers: headers,
-            body: try body(of: request, file: bodyFile, sliced: reportingUpload)
+            body: body
         )
+        return (outgoing, bodyEnd)
     }
 
     /// How many bytes the request body has, for upload progress: its own body's, or the file's.
@@ -203,20 +217,28 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The request's own body, or the file streamed in chunks with its length announced.
     /// - Parameter sliced: Whether a body in memory goes out in parts, so that its upload progress is reported as
     ///   it is sent rather than once when it all has been.
-    private func body(of request: URLRequest, file: URL?, sliced: Bool) throws -> HTTPClient.Body? {
+    private func body(of request: URLRequest, file: URL?, sliced: Bool) throws -> (HTTPClient.Body?, RequestBodyEnd?) {
         if let data = request.httpBody, sliced, data.count > FileChunks.progressSliceSize {
-            let eventLoop = client.eventLoopGroup.next()
-            return .stream(contentLength: Int64(data.count)) { writer in
-                FileChunks.write(data, inSlicesTo: writer, on: eventLoop)
+            let bodyEnd = RequestBodyEnd(eventLoop: client.eventLoopGroup.next())
+            let body = HTTPClient.Body.stream(contentLength: Int64(data.count)) { writer in
+                let written = FileChunks.write(data, inSlicesTo: writer, on: bodyEnd.eventLoop)
+                bodyEnd.started(written)
+                return written
             }
+            return (body, bodyEnd)
         }
-        if let data = request.httpBody { return .byteBuffer(ByteBuffer(bytes: data)) }
-        if let stream = request.httpBodyStream { return .byteBuffer(ByteBuffer(bytes: try FileChunks.readAll(stream))) }
-        guard let file else { return nil }
+        if let data = request.httpBody { return (.byteBuffer(ByteBuffer(bytes: data)), nil) }
+        if let stream = request.httpBodyStream {
+            return (.byteBuffer(ByteBuffer(bytes: try FileChunks.readAll(stream))), nil)
+        }
+        guard let file else { return (nil, nil) }
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-        let eventLoop = client.eventLoopGroup.next()
-        return .stream(contentLength: Int64(size)) { writer in
-            FileChunks(url: file).write(size: size, to: writer, on: eventLoop)
+        let bodyEnd = RequestBodyEnd(eventLoop: client.eventLoopGroup.next())
+        let body = HTTPClient.Body.stream(contentLength: Int64(size)) { writer in
+            let written = FileChunks(url: file).write(size: size, to: writer, on: bodyEnd.eventLoop)
+            bodyEnd.started(written)
+            return written
         }
+        return (body, bodyEnd)
     }
 }

@@ -22,6 +22,7 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     /// The limit as far as a `ByteBuffer` can hold (4 GiB).
     private let collectable: Int
     private let isHead: Bool
+    private let bodyEnd: RequestBodyEnd?
     private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
 
     private struct State {
@@ -40,12 +41,14 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         url: URL,
         method: HTTPMethod,
         limit: Int,
+        bodyEnd: RequestBodyEnd?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         self.url = url
         self.limit = limit
         collectable = min(limit, Int(UInt32.max))
         isHead = method == .HEAD
+        self.bodyEnd = bodyEnd
         self.completion = completion
         state = NIOLockedValueBox(State())
     }
@@ -104,8 +107,10 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             if !state.ended { state.head = head }
             return state.ended
         }
-        return ended
-            ? task.eventLoop.makeFailedFuture(HTTPClientError.cancelled) : task.eventLoop.makeSucceededVoidFuture()
+        if ended { return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled) }
+        guard let bodyEnd else { return task.eventLoop.makeSucceededVoidFuture() }
+        if head.status.code >= 300 { bodyEnd.release() }
+        return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
@@ -127,7 +132,7 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             let error: any Error = hasEnded ? HTTPClientError.cancelled : ResponseBodyTooLargeError(limit: limit)
             return task.eventLoop.makeFailedFuture(error)
         }
-        return task.eventLoop.makeSucceededVoidFuture()
+        return bodyEnd?.holding(task.eventLoop.makeSucceededVoidFuture()) ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {

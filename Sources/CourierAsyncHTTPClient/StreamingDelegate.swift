@@ -15,6 +15,7 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
     private let receiver: (any ResponseBodyReceiver)?
     private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
     private let uploadSize: Int64?
+    private let bodyEnd: RequestBodyEnd?
     private let maximumBodySize: Int
 
     private struct State {
@@ -29,11 +30,12 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    init(url: URL, options: TransportOptions, uploadSize: Int64?) {
+    init(url: URL, options: TransportOptions, uploadSize: Int64?, bodyEnd: RequestBodyEnd?) {
         self.url = url
         receiver = options.responseBodyReceiver
         uploadProgress = options.uploadProgress
         self.uploadSize = uploadSize
+        self.bodyEnd = bodyEnd
         maximumBodySize = options.maximumResponseBodySize
     }
 
@@ -61,7 +63,9 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
         } catch {
             fail(task, because: error)
         }
-        return task.eventLoop.makeSucceededVoidFuture()
+        guard let bodyEnd else { return task.eventLoop.makeSucceededVoidFuture() }
+        if head.status.code >= 300 { bodyEnd.release() }
+        return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
@@ -72,7 +76,8 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
                 return false
             }
             if tooLarge { task.fail(reason: ResponseBodyTooLargeError(limit: maximumBodySize)) }
-            return task.eventLoop.makeSucceededVoidFuture()
+            return bodyEnd?.holding(task.eventLoop.makeSucceededVoidFuture())
+                ?? task.eventLoop.makeSucceededVoidFuture()
         }
         let readMore = task.eventLoop.makePromise(of: Void.self)
         do {
@@ -81,7 +86,7 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
             readMore.succeed()
             fail(task, because: error)
         }
-        return readMore.futureResult
+        return bodyEnd?.holding(readMore.futureResult) ?? readMore.futureResult
     }
 
     /// What the receiver threw, if it stopped the exchange.
