@@ -108,11 +108,12 @@ public final class AsyncHTTPClientTransport: Transport {
         let outgoing: HTTPClient.Request
         let bodyEnd: RequestBodyEnd?
         do {
-            var (built, streamedBodyEnd) = try clientRequest(
+            let (clientRequest, streamedBodyEnd) = try clientRequest(
                 for: request,
                 bodyFile: options.bodyFile,
                 reportingUpload: options.uploadProgress != nil
             )
+            var built = clientRequest
             if let endpointTLS = options.tls, endpointTLS != tls {
                 built.tlsConfiguration = try tlsConfigurations.configuration(for: endpointTLS).get()
             } else if case .perRequest(let configuration) = ownTLS {

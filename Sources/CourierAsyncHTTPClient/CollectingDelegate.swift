@@ -97,6 +97,13 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         state.withLockedValue { $0.ended }
     }
 
+    /// Every head, a redirect's too (which the client follows without handing it on): with a status of 300 or more,
+    /// a streamed body's end is not waited for.
+    func didVisitURL(task: HTTPClient.Task<TransportResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead)
+    {
+        if head.status.code >= 300 { bodyEnd?.release() }
+    }
+
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         if !isHead, let announced = head.headers.first(name: "Content-Length").flatMap({ Int($0) }),
             announced > collectable
@@ -109,7 +116,6 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         }
         if ended { return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled) }
         guard let bodyEnd else { return task.eventLoop.makeSucceededVoidFuture() }
-        if head.status.code >= 300 { bodyEnd.release() }
         return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 

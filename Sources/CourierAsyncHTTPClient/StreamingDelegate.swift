@@ -48,6 +48,13 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
         uploadProgress(sent, uploadSize)
     }
 
+    /// Every head, a redirect's too (which the client follows without handing it on): with a status of 300 or more,
+    /// a streamed body's end is not waited for.
+    func didVisitURL(task: HTTPClient.Task<TransportResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead)
+    {
+        if head.status.code >= 300 { bodyEnd?.release() }
+    }
+
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         var fields: [String: String] = [:]
         for (name, value) in head.headers {
@@ -64,7 +71,6 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
             fail(task, because: error)
         }
         guard let bodyEnd else { return task.eventLoop.makeSucceededVoidFuture() }
-        if head.status.code >= 300 { bodyEnd.release() }
         return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 
