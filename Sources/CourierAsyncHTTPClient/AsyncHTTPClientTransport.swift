@@ -220,13 +220,9 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   it is sent rather than once when it all has been.
     private func body(of request: URLRequest, file: URL?, sliced: Bool) throws -> (HTTPClient.Body?, RequestBodyEnd?) {
         if let data = request.httpBody, sliced, data.count > FileChunks.progressSliceSize {
-            let bodyEnd = RequestBodyEnd(eventLoop: client.eventLoopGroup.next())
-            let body = HTTPClient.Body.stream(contentLength: Int64(data.count)) { writer in
-                let written = FileChunks.write(data, inSlicesTo: writer, on: bodyEnd.eventLoop)
-                bodyEnd.started(written)
-                return written
+            return RequestBodyEnd.streamed(length: data.count, by: client) { writer, eventLoop in
+                FileChunks.write(data, inSlicesTo: writer, on: eventLoop)
             }
-            return (body, bodyEnd)
         }
         if let data = request.httpBody { return (.byteBuffer(ByteBuffer(bytes: data)), nil) }
         if let stream = request.httpBodyStream {
@@ -234,12 +230,8 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         guard let file else { return (nil, nil) }
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-        let bodyEnd = RequestBodyEnd(eventLoop: client.eventLoopGroup.next())
-        let body = HTTPClient.Body.stream(contentLength: Int64(size)) { writer in
-            let written = FileChunks(url: file).write(size: size, to: writer, on: bodyEnd.eventLoop)
-            bodyEnd.started(written)
-            return written
+        return RequestBodyEnd.streamed(length: size, by: client) { writer, eventLoop in
+            FileChunks(url: file).write(size: size, to: writer, on: eventLoop)
         }
-        return (body, bodyEnd)
     }
 }

@@ -114,9 +114,9 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             if !state.ended { state.head = head }
             return state.ended
         }
-        if ended { return task.eventLoop.makeFailedFuture(HTTPClientError.cancelled) }
-        guard let bodyEnd else { return task.eventLoop.makeSucceededVoidFuture() }
-        return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
+        return ended
+            ? task.eventLoop.makeFailedFuture(HTTPClientError.cancelled)
+            : bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
@@ -138,7 +138,7 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             let error: any Error = hasEnded ? HTTPClientError.cancelled : ResponseBodyTooLargeError(limit: limit)
             return task.eventLoop.makeFailedFuture(error)
         }
-        return bodyEnd?.holding(task.eventLoop.makeSucceededVoidFuture()) ?? task.eventLoop.makeSucceededVoidFuture()
+        return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 
     func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {

@@ -32,6 +32,21 @@ final class RequestBodyEnd: Sendable {
         self.eventLoop = eventLoop
     }
 
+    /// A body of `length` bytes that `write` streams, with its futures on one of `client`'s event loops, and its end.
+    static func streamed(
+        length: Int,
+        by client: HTTPClient,
+        _ write: @escaping @Sendable (HTTPClient.Body.StreamWriter, any EventLoop) -> EventLoopFuture<Void>
+    ) -> (HTTPClient.Body, RequestBodyEnd) {
+        let bodyEnd = RequestBodyEnd(eventLoop: client.eventLoopGroup.next())
+        let body = HTTPClient.Body.stream(contentLength: Int64(length)) { writer in
+            let written = write(writer, bodyEnd.eventLoop)
+            bodyEnd.started(written)
+            return written
+        }
+        return (body, bodyEnd)
+    }
+
     /// The body began to stream; `written` completes, on ``eventLoop``, when it has ended or failed.
     func started(_ written: EventLoopFuture<Void>) {
         let held = state.withLockedValue { state in
@@ -72,5 +87,12 @@ final class RequestBodyEnd: Sendable {
             return state.held
         }
         for promise in held { promise.succeed() }
+    }
+}
+
+extension RequestBodyEnd? {
+    /// `consumed`, held until a streamed body's end has been taken, or at once when the body is not streamed.
+    func holding(_ consumed: EventLoopFuture<Void>) -> EventLoopFuture<Void> {
+        self?.holding(consumed) ?? consumed
     }
 }

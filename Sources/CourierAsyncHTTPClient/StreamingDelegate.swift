@@ -70,7 +70,6 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
         } catch {
             fail(task, because: error)
         }
-        guard let bodyEnd else { return task.eventLoop.makeSucceededVoidFuture() }
         return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 
@@ -82,8 +81,7 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
                 return false
             }
             if tooLarge { task.fail(reason: ResponseBodyTooLargeError(limit: maximumBodySize)) }
-            return bodyEnd?.holding(task.eventLoop.makeSucceededVoidFuture())
-                ?? task.eventLoop.makeSucceededVoidFuture()
+            return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
         }
         let readMore = task.eventLoop.makePromise(of: Void.self)
         do {
@@ -92,7 +90,7 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
             readMore.succeed()
             fail(task, because: error)
         }
-        return bodyEnd?.holding(readMore.futureResult) ?? readMore.futureResult
+        return bodyEnd.holding(readMore.futureResult)
     }
 
     /// What the receiver threw, if it stopped the exchange.
