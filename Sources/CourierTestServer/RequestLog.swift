@@ -3,22 +3,36 @@ actor RequestLog {
     private(set) var requests: [ReceivedRequest] = []
     /// The client ports requests came from: one per connection.
     private(set) var clientPorts: Set<Int> = []
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Callers of ``waitForRequests(count:)`` by number, with the count each waits for.
+    private var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWaiter = 0
 
     func record(_ request: ReceivedRequest, clientPort: Int?) {
         requests.append(request)
         if let clientPort { clientPorts.insert(clientPort) }
-        let arrived = requests.count
-        waiters.removeAll { waiter in
-            guard waiter.count <= arrived else { return false }
+        for (number, waiter) in waiters where waiter.count <= requests.count {
+            waiters.removeValue(forKey: number)
             waiter.continuation.resume()
-            return true
         }
     }
 
-    /// Returns once at least `count` requests have arrived.
+    /// Returns once at least `count` requests have arrived, or once the waiting task is cancelled (by a test's time
+    /// limit, say), so that a request that never comes fails its test instead of hanging the whole run.
     func waitForRequests(count: Int) async {
         guard requests.count < count else { return }
-        await withCheckedContinuation { waiters.append((count, $0)) }
+        let number = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled else { return continuation.resume() }
+                waiters[number] = (count, continuation)
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(number) }
+        }
+    }
+
+    private func stopWaiting(_ number: Int) {
+        waiters.removeValue(forKey: number)?.continuation.resume()
     }
 }

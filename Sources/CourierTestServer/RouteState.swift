@@ -1,11 +1,13 @@
-/// What the stateful routes remember across requests: how often each flaky key was asked for, and which held
-/// answers the client walked away from.
+/// What the stateful routes remember across requests: how often each flaky key was asked for, which requests are
+/// gathering, and which held answers (`/hold`, `/silent`, `/flood`) the client walked away from.
 actor RouteState {
     private var askedCounts: [String: Int] = [:]
     private(set) var disconnected: Set<String> = []
     private var gathering: [String: [CheckedContinuation<Bool, Never>]] = [:]
     private var gatheringRounds: [String: Int] = [:]
-    private var disconnectWaiters: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Callers of ``waitForDisconnect(_:)`` by number, with the held answer each waits for.
+    private var disconnectWaiters: [Int: (id: String, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWaiter = 0
 
     /// Counts one more request for `key` and returns the count, 1 for the first.
     func ask(_ key: String) -> Int {
@@ -15,17 +17,31 @@ actor RouteState {
 
     func recordDisconnect(_ id: String) {
         disconnected.insert(id)
-        disconnectWaiters.removeAll { waiter in
-            guard waiter.id == id else { return false }
+        for (number, waiter) in disconnectWaiters where waiter.id == id {
+            disconnectWaiters.removeValue(forKey: number)
             waiter.continuation.resume()
-            return true
         }
     }
 
-    /// Returns once the client of the held answer `id` has closed its connection.
+    /// Returns once the client of the held answer `id` has closed its connection, or once the waiting task is
+    /// cancelled (by a test's time limit, say), so that a disconnect that never comes fails its test instead of
+    /// hanging the whole run.
     func waitForDisconnect(_ id: String) async {
         guard !disconnected.contains(id) else { return }
-        await withCheckedContinuation { disconnectWaiters.append((id, $0)) }
+        let number = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled else { return continuation.resume() }
+                disconnectWaiters[number] = (id, continuation)
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(number) }
+        }
+    }
+
+    private func stopWaiting(_ number: Int) {
+        disconnectWaiters.removeValue(forKey: number)?.continuation.resume()
     }
 
     /// Returns `true` once `count` callers are waiting for `key` together, or `false` after `limit`.

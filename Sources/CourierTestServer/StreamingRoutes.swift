@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Answers that arrive slowly or grow large: for timeouts and body size limits.
 enum StreamingRoutes {
-    /// `GET /drip?bytes=&intervalMs=`: one byte per interval, without a length up front.
+    /// `GET /drip?bytes=&intervalMs=`: one byte per interval, without a length up front. A client that leaves is
+    /// noticed at the next byte only: an interval of minutes holds the route until then, or until the server stops.
     /// `GET /bytes?count=&announce=`: `count` bytes, with a `Content-Length` unless `announce=false`.
     static func add(to router: Router<TestRequestContext>) {
         router.get("/drip") { request, _ in

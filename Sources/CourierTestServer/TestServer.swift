@@ -16,15 +16,18 @@ import Logging
 /// - `/redirect?to=URL[&status=302]`: a redirect to `URL`.
 /// - `/set-cookie?name=value`: sets the cookie `name=value`.
 /// - `/drip`, `/bytes`: slow and large answers (see `StreamingRoutes`).
+/// - `/sink` (POST, PUT): reads a body of any size as a stream and answers a ``SinkReport`` (see `SinkRoute`).
 /// - `/gzip-zeros?count=N`: N zero bytes, gzip-compressed on the wire.
 /// - `/file`, `/events/{key}`, `/event-stream`: generated files with ranges, and event streams (see
 ///   `TransferRoutes`).
-/// - `/flaky/{key}`, `/protected`, `/hold/{id}`: failures on purpose (see `ResilienceRoutes`).
+/// - `/flaky/{key}`, `/protected`, `/typed`, `/hold/{id}`, `/silent/{id}`, `/flood/{id}`, `/gather/{key}`: failures
+///   and hangs on purpose (see `ResilienceRoutes`).
 /// - `/todos` (GET with `page`, POST), `/todos/{id}` (GET, DELETE): a tiny to-do API for examples.
-/// - `/zen`, `/users/{name}`, `/users/{name}/repos`, `/repos/{owner}/{repo}/issues`, `/gifs`: a GitHub-like API
-///   for the example ported from Moya (see `GitHubRoutes`).
+/// - `/zen`, `/users/{name}`, `/users/{name}/repos`, `/repos/{owner}/{repo}/issues`, `/gifs`,
+///   `/login/oauth/access_token`: a GitHub-like API for the example ported from Moya (see `GitHubRoutes`).
 ///
-/// Every request, on any route, is recorded: ``receivedRequests()`` returns them in arrival order.
+/// Every request, on any route, is recorded (those to `/sink` and `/silent/{id}` without their body):
+/// ``receivedRequests()`` returns them in arrival order.
 public final class TestServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -94,7 +97,8 @@ public final class TestServer: Sendable {
         await log.waitForRequests(count: count)
     }
 
-    /// Returns once the client of the held answer `/hold/{id}` has closed its connection, as the server saw it.
+    /// Returns once the client of the held answer `/hold/{id}`, `/silent/{id}` or `/flood/{id}` has closed its
+    /// connection, as the server saw it.
     public func waitForDisconnect(of id: String) async {
         await state.waitForDisconnect(id)
     }

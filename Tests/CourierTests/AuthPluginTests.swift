@@ -53,7 +53,7 @@ import Testing
         try await TestServer.withServer { server in
             let calls = Locked(0)
             let plugin = BearerAuthPlugin<TestApi> {
-                try await Task.sleep(for: .milliseconds(1))
+                await Task.yield()  // a real suspension, as a keychain or network lookup makes
                 return "token-\(calls.withLock { count in count += 1; return count })"
             }
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])

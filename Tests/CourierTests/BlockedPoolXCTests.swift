@@ -16,8 +16,9 @@ final class BlockedPoolXCTests: XCTestCase {
         var baseUrl: URL { URL(string: "http://127.0.0.1:1")! }
         var subpath: String { "todos" }
         var method: HttpMethod { .get }
-        /// A starved request fails by this timeout (Dispatch's, not the pool's) instead of hanging the test run.
-        var timeout: Duration? { .seconds(20) }
+        /// A starved request fails by this timeout (Dispatch's, not the pool's) instead of hanging the test run; a
+        /// hang guard, which a request that is merely slow on a busy machine never reaches.
+        var timeout: Duration? { .seconds(60) }
     }
 
     func testBlockingWaitsInsideTasksDoNotStarveAsyncHttpClientRequests() async throws {

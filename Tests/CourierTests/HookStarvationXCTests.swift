@@ -13,15 +13,18 @@ import FoundationNetworking
 /// An XCTest on purpose: XCTest cases run one at a time, before the Swift Testing suites, so blocking the pool here
 /// cannot starve the in-process servers of tests running alongside.
 final class HookStarvationXCTests: XCTestCase {
-    /// Suspends in `prepare`, so that the request can only go on if the hook's task resumes somewhere.
-    final class SleepingPlugin: Plugin<TodoApi>, @unchecked Sendable {
+    /// Suspends in `prepare` until a Dispatch thread resumes it, so that the request can only go on if the hook's task
+    /// resumes somewhere.
+    final class SuspendingPlugin: Plugin<TodoApi>, @unchecked Sendable {
         override func prepare(_ request: inout URLRequest, endpoint: TodoApi) async throws {
-            try await Task.sleep(for: .milliseconds(5))
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume() }
+            }
         }
     }
 
     func testBlockingWaitsInsideTasksDoNotStarveHooksThatSuspend() async {
-        let provider = ApiProvider<TodoApi>(plugins: [SleepingPlugin()], mockingBehavior: MockingBehavior())
+        let provider = ApiProvider<TodoApi>(plugins: [SuspendingPlugin()], mockingBehavior: MockingBehavior())
         let cooperativeThreads = ProcessInfo.processInfo.activeProcessorCount
         // More blocked tasks than the pool has threads: the hooks' continuations must run on threads of their own.
         let succeeded = await withTaskGroup(of: Bool.self) { group in

@@ -28,8 +28,10 @@ import Testing
         #expect(ranAt - scheduledAt >= .milliseconds(20))
     }
 
+    /// On a serial queue, work due earlier runs first: once the later work has run, the cancelled work's moment has
+    /// passed, and it has not run.
     @Test func cancelledWorkNeverRunsOnTheDispatchQueueScheduler() async {
-        let scheduler = DispatchQueueScheduler()
+        let scheduler = DispatchQueueScheduler(queue: DispatchQueue(label: "LiveSchedulerTests.cancelled"))
         let ran = EventLog<String>()
         scheduler.schedule(after: .milliseconds(5)) { ran.append("cancelled") }.cancel()
         await withCheckedContinuation { continuation in

@@ -114,11 +114,11 @@ import Testing
     func aTimeoutIsReportedByName(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
             let observed = try await transport.observe(server) {
-                await $0.rawDataResponse(on: .slow(milliseconds: 5_000, timeout: .milliseconds(200)))
+                await $0.rawDataResponse(on: .silent(id: "timeout", timeout: .milliseconds(200)))
             }
             #expect(observed.result.failure?.kind == "noResponseReceived")
 
-            let shared = Self.shared(server, "TestApi.slow")
+            let shared = Self.shared(server, "TestApi.silent")
             #expect(Self.durationCounts(observed.metrics) == ["error.type=timedOut": 1])
             let errors = shared + [("courier.error.kind", "noResponseReceived")]
             #expect(try observed.metrics.expectCounter("courier.client.errors", errors).totalValue == 1)

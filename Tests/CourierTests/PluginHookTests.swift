@@ -56,6 +56,18 @@ import FoundationNetworking
         var description: String { "refused by the script" }
     }
 
+    /// Suspends until the running task is cancelled, then throws `CancellationError`: a hook that hangs for as long
+    /// as its request lasts, with no timer to run out.
+    static func suspendUntilCancelled() async throws {
+        let (never, end) = AsyncStream.makeStream(of: Never.self)
+        await withTaskCancellationHandler {
+            for await _ in never {}
+        } onCancel: {
+            end.finish()
+        }
+        try Task.checkCancellation()
+    }
+
     @Test(arguments: Door.allCases)
     func eachSendingIsPreparedAndProcessedInPluginOrder(door: Door) async throws {
         try await TestServer.withServer { server in
@@ -156,7 +168,7 @@ import FoundationNetworking
             let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
             let plugin = ScriptedPlugin("a", log: log) { _ in
                 enteredContinuation.yield()
-                try await Task.sleep(for: .seconds(60))
+                try await Self.suspendUntilCancelled()
             }
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let task = Task { await provider.response(on: .echo(), decodeBodyTo: Data.self) }

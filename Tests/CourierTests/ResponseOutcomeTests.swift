@@ -162,13 +162,16 @@ import FoundationNetworking
         }
     }
 
+    /// `/silent` sends nothing while the test runs: only the request's timeout can end it, and the server sees the
+    /// client hang up.
     @Test(arguments: Door.allCases)
     func requestTimeout(door: Door) async throws {
         try await TestServer.withServer { server in
             let timeout = TimeoutPlugin(seconds: 1)
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [timeout])
-            let result = await provider.result(through: door, on: .slow(milliseconds: 10_000), decodeBodyTo: Data.self)
+            let result = await provider.result(through: door, on: .silent(id: "timeout"), decodeBodyTo: Data.self)
             #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+            await server.waitForDisconnect(of: "timeout")
         }
     }
 

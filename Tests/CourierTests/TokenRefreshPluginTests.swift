@@ -8,22 +8,24 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct TokenRefreshPluginTests {
     struct RefreshDenied: Error, Equatable {}
 
-    /// Counts the calls of a refresh closure that answers `token` (or throws) after a short pause.
+    /// Counts the calls of a refresh closure that answers `token` (or throws) once `waitedForBy` requests wait for
+    /// it, as ``waits`` sees them; put ``waits`` among the provider's plugins when that is more than none.
     final class Refresher: Sendable {
         private let calls = Locked(0)
         private let token: String?
-        private let pause: Duration
+        private let waitedForBy: Int
+        let waits = TokenRefreshWaits<TestApi>()
 
-        init(answering token: String?, pause: Duration = .milliseconds(50)) {
+        init(answering token: String?, waitedForBy: Int = 0) {
             self.token = token
-            self.pause = pause
+            self.waitedForBy = waitedForBy
         }
 
         var callCount: Int { calls.withLock { $0 } }
 
         func refresh(_ rejected: String?) async throws -> String {
             calls.withLock { $0 += 1 }
-            try await Task.sleep(for: pause)
+            await waits.waitForWaits(count: waitedForBy)
             guard let token else { throw RefreshDenied() }
             return token
         }
@@ -72,13 +74,16 @@ import Testing
         }
     }
 
+    /// The refresh answers only once all hundred requests wait for it: each either was rejected, or started while
+    /// the refresh ran, and none can be sent with the old token after it.
     @Test func aHundredRejectedRequestsShareOneRefreshAndAllSucceed() async throws {
         try await TestServer.withServer { server in
-            let refresher = Refresher(answering: "fresh")
+            let refresher = Refresher(answering: "fresh", waitedForBy: 100)
             let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: refresher.refresh)
-            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin, refresher.waits])
             let results = await Self.concurrentResults(100, provider: provider, endpoint: .protected(accept: "fresh"))
             #expect(refresher.callCount == 1)
+            #expect(refresher.waits.count == 100)
             #expect(results.allSatisfy { $0 == .success(Data(#"{"token":"fresh"}"#.utf8)) })
             #expect(plugin.token == "fresh")
             let received = await server.receivedRequests()
@@ -88,11 +93,13 @@ import Testing
         }
     }
 
+    /// The refresh fails only once all hundred requests wait for it, so none is sent after the failure (which
+    /// would start a refresh of its own).
     @Test func aFailedRefreshFailsEveryWaitingRequestWithItsError() async throws {
         try await TestServer.withServer { server in
-            let refresher = Refresher(answering: nil)
+            let refresher = Refresher(answering: nil, waitedForBy: 100)
             let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: refresher.refresh)
-            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin, refresher.waits])
             let results = await Self.concurrentResults(100, provider: provider, endpoint: .protected(accept: "fresh"))
             #expect(refresher.callCount == 1)
             #expect(
@@ -129,12 +136,13 @@ import Testing
         try await TestServer.withServer { server in
             let held = HeldRefresh(answering: "fresh")
             let plugin = TokenRefreshPlugin<TestApi>(token: "stale", refresh: held.refresh)
-            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+            let waits = TokenRefreshWaits<TestApi>()
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin, waits])
             let first = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
             await held.waitUntilStarted()
             let second = Task { await provider.rawDataResponse(on: .protected(accept: "fresh")) }
-            // The second request is held in `prepare`: give it every chance to slip through before releasing.
-            try await Task.sleep(for: .milliseconds(100))
+            // Both wait for the refresh: the rejected first one in `process`, the second in `prepare`, unsent.
+            await waits.waitForWaits(count: 2)
             #expect(await server.receivedRequests().count == 1)
             held.letItFinish()
             #expect(await first.value == .success(Data(#"{"token":"fresh"}"#.utf8)))

@@ -144,7 +144,7 @@ import FoundationNetworking
     func aTimeoutIsAnErrorNamedTimedOut(over transport: TransportKind) async throws {
         try await TestServer.withServer { server in
             let observed = try await transport.observe(server) {
-                await $0.rawDataResponse(on: .slow(milliseconds: 5_000, timeout: .milliseconds(200)))
+                await $0.rawDataResponse(on: .silent(id: "timeout", timeout: .milliseconds(200)))
             }
 
             let tree = try Tree(observed.tracer.finishedSpans)

@@ -69,6 +69,21 @@ enum TunedApi: Endpoint {
     // end snippet
 }
 
+/// ``TunedApi`` as a test sends it: its path, headers, size limit and decoder, with a timeout of hang-guard size in
+/// place of the snippet's 30 s, a limit that must not run out for the test to pass.
+enum SentTunedApi: Endpoint {
+    typealias ClientErrorType = EmptyBodyResponse
+
+    case report
+
+    var subpath: String { TunedApi.report.subpath }
+    var method: HttpMethod { TunedApi.report.method }
+    var headers: [String: String] { TunedApi.report.headers }
+    var timeout: Duration? { .seconds(60) }
+    var maximumResponseBodySize: Int { TunedApi.report.maximumResponseBodySize }
+    var decoder: JSONDecoder { TunedApi.report.decoder }
+}
+
 /// The Declaring endpoints article's snippets, run against the loopback server where they send.
 @Suite struct DeclaringEndpointsSnippets {
     @Test func anEndpointWithoutBaseUrlGoesWhereTheProviderSays() async throws {
@@ -96,15 +111,19 @@ enum TunedApi: Endpoint {
         }
     }
 
-    // The snippet's timeout is 30 s because this request really goes out under it: in the parallel suite, a loopback
-    // sending over URLSession has waited 20 s behind the 200 MB uploads on FoundationNetworking's one libcurl queue.
+    /// The snippet's endpoint as built, and its headers as the server receives them: sent as ``SentTunedApi``, whose
+    /// timeout cannot run out in a test, since a loopback sending in the parallel suite has waited 20 s behind the
+    /// 200 MB uploads on FoundationNetworking's one libcurl queue.
     @Test func headersAndTimeAndSizeAreApplied() async throws {
         try await TestServer.withServer { server in
-            let provider = ApiProvider<TunedApi>(baseUrl: server.baseUrl)
+            let request = try ApiProvider<TunedApi>(baseUrl: server.baseUrl).urlRequest(for: .report).get()
+            #expect(request.timeoutInterval == 30)
+            #expect(request.value(forHTTPHeaderField: "X-Api-Version") == "3")
+            #expect(TunedApi.report.maximumResponseBodySize == 64 * 1024 * 1024)
+            let provider = ApiProvider<SentTunedApi>(baseUrl: server.baseUrl)
             let received = try await provider.response(on: .report, decodeBodyTo: ReceivedRequest.self).get()
             #expect(received.header("X-Api-Version") == "3")
             #expect(received.header("Accept") == "application/json")
-            #expect(try provider.urlRequest(for: .report).get().timeoutInterval == 30)
         }
     }
 

@@ -38,6 +38,7 @@ import Testing
         #expect(loaded == .success([Todo(id: 1, title: "Buy milk")]))
         #expect(scheduler.now == .milliseconds(300))
         async let deleted = provider.response(on: .delete(id: 1))
+        await scheduler.waitForPendingWork()  // the exact handshake: the request has entered the provider
         await scheduler.advance(by: .milliseconds(300))
         #expect(await deleted == .success(EmptyBodyResponse()))
         // snippet: checkNoPendingWork doc
@@ -53,6 +54,7 @@ import Testing
         )
         // end snippet
         async let shown = provider.response(on: .show(id: 4), decodeBodyTo: Todo.self)
+        await scheduler.waitForPendingWork()  // the exact handshake: the request has entered the provider
         await scheduler.advance(by: .milliseconds(299))
         #expect(scheduler.pendingWorkCount == 1)
         await scheduler.advance(by: .milliseconds(1))

@@ -27,6 +27,7 @@ import Testing
 
     @Test func addingEchoesTheCreatedTodo() async throws {
         async let added = service().add("Call mum")
+        await scheduler.waitForPendingWork()  // the exact handshake: the request has entered the provider
         await scheduler.advance(by: .milliseconds(300))
         #expect(try await added.get() == Todo(title: "Call mum"))
     }

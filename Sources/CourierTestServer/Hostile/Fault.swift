@@ -7,7 +7,8 @@ public enum Fault: String, CaseIterable, Sendable {
     case none
     /// Nothing listens on the port: the connection is refused.
     case refuse
-    /// The connection is accepted and the request read, and nothing is ever sent back.
+    /// The connection is accepted and the request read, and nothing is ever sent back: the connection stays open
+    /// until the client closes it.
     case silence
     /// The connection is reset (a TCP RST) once the request is read, before any byte of the answer.
     case resetBeforeStatusLine
@@ -43,7 +44,9 @@ public enum Fault: String, CaseIterable, Sendable {
     case answerBeforeBody
     /// An HTTP/1.0 answer with neither `Content-Length` nor chunking: the body ends where the connection does.
     case closeDelimitedBody
-    /// The seven announced body bytes, one per second.
+    /// `Content-Length: 607`: 600 spaces, then `[1,2,3]`, one byte per second until the client goes away. That is
+    /// ten minutes, longer than any test waits, so that a client's timeout always ends it first, however slow the
+    /// machine; and a byte a second is more often than any idle timeout a test sets.
     case drip
     /// `206` with `Content-Range: bytes 4-20/20`, whose last byte is past the length: a part with no place in a file.
     case unplaceablePart

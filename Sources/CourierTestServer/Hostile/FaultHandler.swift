@@ -32,6 +32,8 @@ final class FaultHandler: ChannelInboundHandler {
     private static let okHead = "HTTP/1.1 200 OK\r\n\(json)Content-Length: 7\r\n\r\n"
     private static let body = "[1,2,3]"
     private static let maximumHeadSize = 64 * 1024
+    /// The spaces before a drip's `[1,2,3]` (JSON allows them): at a byte a second, ten minutes of body.
+    private static let dripPadding = 600
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
@@ -185,7 +187,9 @@ final class FaultHandler: ChannelInboundHandler {
         case .closeDelimitedBody:
             send("HTTP/1.0 200 OK\r\n\(Self.json)\r\n" + body, context: context, close: true)
         case .drip:
-            send(okHead, context: context) { self.drip(Array(body.utf8)[...], context: context) }
+            let padded = String(repeating: " ", count: Self.dripPadding) + body
+            let head = "HTTP/1.1 200 OK\r\n\(Self.json)Content-Length: \(padded.utf8.count)\r\n\r\n"
+            send(head, context: context) { self.drip(Array(padded.utf8)[...], context: context) }
         }
     }
 

@@ -24,6 +24,18 @@ public final class HostileServer: Sendable {
         var open = 0
         var accepted = 0
         var requests: [Fault: Int] = [:]
+        /// Callers of ``waitUntilAllConnectionsClose()`` by number, resumed when `open` comes down to zero or
+        /// their task is cancelled.
+        var closeWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+
+        /// Counts one connection closed; the waiters to resume if it was the last one open.
+        mutating func closeOne() -> [CheckedContinuation<Void, Never>] {
+            open -= 1
+            guard open == 0 else { return [] }
+            defer { closeWaiters = [:] }
+            return Array(closeWaiters.values)
+        }
     }
 
     private init(channel: any Channel, port: Int, refusedPort: Int, connections: NIOLockedValueBox<Connections>) {
@@ -45,7 +57,9 @@ public final class HostileServer: Sendable {
                     $0.open += 1
                     $0.accepted += 1
                 }
-                channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0.open -= 1 } }
+                channel.closeFuture.whenComplete { _ in
+                    for waiter in connections.withLockedValue({ $0.closeOne() }) { waiter.resume() }
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
                         FaultHandler { fault in connections.withLockedValue { $0.requests[fault, default: 0] += 1 } }
@@ -82,6 +96,30 @@ public final class HostileServer: Sendable {
 
     /// The connections open now, from the server's side: zero once every client has let go of its connections.
     public var openConnections: Int { connections.withLockedValue { $0.open } }
+
+    /// Returns once no connection is open, as the server sees it (at once when none is): every client has closed
+    /// its connections, or the server its side. A request is counted in ``requestCounts`` when its head is read,
+    /// which comes before its connection's close: once this returns, the counts include every request that
+    /// arrived on a connection the server accepted. Also returns when the waiting task is cancelled, e.g. by a
+    /// test's time limit.
+    public func waitUntilAllConnectionsClose() async {
+        let number = connections.withLockedValue { connections in
+            defer { connections.nextWaiter += 1 }
+            return connections.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = connections.withLockedValue { connections in
+                    guard connections.open > 0, !Task.isCancelled else { return false }
+                    connections.closeWaiters[number] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            connections.withLockedValue { $0.closeWaiters.removeValue(forKey: number) }?.resume()
+        }
+    }
 
     /// How many requests for each fault arrived (their heads were read), since the server started.
     public var requestCounts: [Fault: Int] { connections.withLockedValue { $0.requests } }

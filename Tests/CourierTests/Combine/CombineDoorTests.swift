@@ -51,21 +51,28 @@ import FoundationNetworking
 
     @Test(arguments: TransportKind.allCases)
     func aRefusedConnectionFails(kind: TransportKind) async throws {
-        // Port 1 (tcpmux) has no listener here; AsyncHTTPClient tries again until its connect timeout.
+        // Port 1 (tcpmux) has no listener here. AsyncHTTPClient is told not to try again, so the refusal ends the
+        // request at once, and its connect timeout (a minute) only stops a hung test.
         let refused = URL(string: "http://127.0.0.1:1")
-        try await kind.withProvider(TestApi.self, baseUrl: refused, connectTimeoutSeconds: 1) { provider in
+        try await kind.withProvider(TestApi.self, baseUrl: refused) { provider in
             let outcome = await provider.publisher(on: .echo()).outcome()
             #expect(outcome.failure == .noResponseReceived(error: URLError(.cannotConnectToHost)))
         }
     }
 
+    /// `/silent` never answers while the test runs: only the timeout ends the request, and the server sees the
+    /// connection close (when the request reached it before the timeout, as it does but on a starved machine).
     @Test(arguments: TransportKind.allCases)
     func aTimeoutFails(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
+            let id = "combine-timeout-\(kind.rawValue)"
             try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
-                let endpoint = FreeEndpoint(subpath: "slow", ordered: [("ms", 5_000)], timeout: .milliseconds(300))
+                let endpoint = FreeEndpoint(subpath: "silent/\(id)", timeout: .milliseconds(300))
                 let outcome = await provider.rawDataPublisher(on: endpoint).outcome()
                 #expect(outcome.failure == .noResponseReceived(error: URLError(.timedOut)))
+            }
+            if await server.receivedRequests().contains(where: { $0.path == "/silent/\(id)" }) {
+                await server.waitForDisconnect(of: id)
             }
         }
     }
@@ -73,7 +80,10 @@ import FoundationNetworking
     @Test(arguments: TransportKind.allCases)
     func cancellingMidFlightClosesTheConnectionAndDeliversNothing(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
-            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl) { provider in
+            // What the plugins see of each request: they see the pipeline's outcome just before the door does.
+            let (outcomes, outcome) = AsyncStream<String>.makeStream()
+            let watcher = ResultWatcher { outcome.yield($0) }
+            try await kind.withProvider(TestApi.self, baseUrl: server.baseUrl, plugins: [watcher]) { provider in
                 let deliveries = EventLog<String>()
                 let id = "combine-\(kind.rawValue)"
                 let cancellable = provider.rawDataPublisher(on: .hold(id: id)).sink(
@@ -83,8 +93,13 @@ import FoundationNetworking
                 await server.waitForRequests()
                 cancellable.cancel()
                 await server.waitForDisconnect(of: id)
-                // The pipeline answers a cancelled request with `.cancelled`; the subscription must swallow it.
-                try await Task.sleep(for: .milliseconds(300))
+                // The pipeline answers a cancelled request with `.cancelled`, and the subscription must swallow it:
+                // once the plugins have seen it, a later request of the same provider is answered, and by then
+                // the subscriber has still received nothing.
+                var seen = outcomes.makeAsyncIterator()
+                #expect(await seen.next() == "cancelled")
+                #expect(await provider.rawDataPublisher(on: .echo(path: "later")).outcome().finishedWithOneValue)
+                #expect(await seen.next() == "success")
                 #expect(deliveries.events.isEmpty)
             }
         }
@@ -217,6 +232,7 @@ private final class ResultWatcher: Plugin<TestApi>, @unchecked Sendable {
     ) {
         switch typedResult {
         case .success: record("success")
+        case .failure(.cancelled): record("cancelled")
         case .failure(let error): record("\(error)")
         }
     }

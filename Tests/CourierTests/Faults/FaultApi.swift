@@ -8,7 +8,9 @@ struct FaultApi: Endpoint {
 
     let fault: Fault
     let baseUrl: URL
-    /// How long one sending may take; the faults that never end on their own get a short one.
+    /// How long one sending may take. The faults that never end on their own (`silence`, `drip`: the server holds
+    /// them until the client goes away) get a short one, which always ends them first; the others a minute, which
+    /// only stops a hung test.
     var timeout: Duration?
 
     init(_ fault: Fault, on server: HostileServer, timeout: Duration? = nil) {

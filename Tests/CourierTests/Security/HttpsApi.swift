@@ -11,7 +11,8 @@ enum HttpsApi: Endpoint {
     case echoWith(tls: TLSOptions)
     case gather(key: String, count: Int)
     case redirect(to: URL, headers: [String: String])
-    case slow(milliseconds: Int, timeout: Duration?)
+    /// `/hold/{id}`: a body that keeps coming for longer than a test runs; the server tells when the client leaves.
+    case hold(id: String, timeout: Duration?)
     case bytes(count: Int, limit: Int)
 
     var baseUrl: URL { URL(fileURLWithPath: "/") }
@@ -21,7 +22,7 @@ enum HttpsApi: Endpoint {
         case .echo, .echoWith: "echo"
         case .gather(let key, _): "gather/\(key)"
         case .redirect: "redirect"
-        case .slow: "slow"
+        case .hold(let id, _): "hold/\(id)"
         case .bytes: "bytes"
         }
     }
@@ -39,14 +40,13 @@ enum HttpsApi: Endpoint {
         switch self {
         case .gather(_, let count): ["count": .int(count)]
         case .redirect(let target, _): ["to": .string(target.absoluteString)]
-        case .slow(let milliseconds, _): ["ms": .int(milliseconds)]
         case .bytes(let count, _): ["count": .int(count)]
         default: [:]
         }
     }
 
     var timeout: Duration? {
-        guard case .slow(_, let timeout) = self else { return nil }
+        guard case .hold(_, let timeout) = self else { return nil }
         return timeout
     }
 

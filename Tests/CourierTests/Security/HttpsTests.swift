@@ -32,9 +32,7 @@ import Testing
         }
     }
 
-    /// HTTP/2 is left out under ThreadSanitizer, for the reason `Http2Tests` gives.
-    @Test(arguments: ThreadSanitizer.isOn ? [false] : [false, true])
-    func aTrustedServerAnswersOverHttp1AndHttp2(http2: Bool) async throws {
+    @Test(arguments: [false, true]) func aTrustedServerAnswersOverHttp1AndHttp2(http2: Bool) async throws {
         try await TestServer.withServer(tls: .init(http2: http2)) { server in
             let received = try await Self.withProvider(server, tls: try .testAuthority()) { provider in
                 try await provider.response(on: .echo(headers: ["X-Probe": "1"]), decodeBodyTo: ReceivedRequest.self)

@@ -24,7 +24,8 @@ enum TestApi: Endpoint {
     case status(Int)
     case plain(Int)
     case empty(Int)
-    case slow(milliseconds: Int, timeout: Duration? = nil)
+    /// `/slow`: answers after `milliseconds`; only for requests that are cancelled long before.
+    case slow(milliseconds: Int)
     case drop
     case challenge
     case redirect(to: String, status: Int = 302, headers: [String: String]? = nil)
@@ -34,6 +35,8 @@ enum TestApi: Endpoint {
     case protected(accept: String)
     case typed(contentType: String)
     case hold(id: String)
+    /// `/silent/{id}`: never answers while a test runs, so only `timeout` ends the request; the server sees it leave.
+    case silent(id: String, timeout: Duration? = nil)
     case gzipZeros(count: Int)
 
     var baseUrl: URL { URL(string: "http://127.0.0.1:9")! }
@@ -53,6 +56,7 @@ enum TestApi: Endpoint {
         case .protected: "protected"
         case .typed: "typed"
         case .hold(let id): "hold/\(id)"
+        case .silent(let id, _): "silent/\(id)"
         case .gzipZeros: "gzip-zeros"
         }
     }
@@ -67,7 +71,7 @@ enum TestApi: Endpoint {
     var queryParameters: [String: QueryParameterValue] {
         switch self {
         case .echo(_, _, let query, _): query
-        case .slow(let milliseconds, _): ["ms": .string(String(milliseconds))]
+        case .slow(let milliseconds): ["ms": .string(String(milliseconds))]
         case .redirect(let target, let status, _): ["to": .string(target), "status": .string(String(status))]
         case .setCookie(let name, let value): [name: .string(value)]
         case .flaky(_, let failures, let status, let retryAfter, _):
@@ -83,7 +87,7 @@ enum TestApi: Endpoint {
     }
 
     var timeout: Duration? {
-        guard case .slow(_, let timeout) = self else { return nil }
+        guard case .silent(_, let timeout) = self else { return nil }
         return timeout
     }
 
