@@ -7,6 +7,9 @@ import Testing
 
 /// HTTP/2 over AsyncHTTPClient, negotiated by ALPN with the HTTPS test server: many requests on one connection, and
 /// the same contract as HTTP/1.1.
+///
+/// It runs under ThreadSanitizer too: `Tests/tsan-suppressions.txt` names the one frame of the test server's HTTP/2
+/// channel (HummingbirdHTTP2) where TSan can report a race that is not one, and why.
 @Suite(.timeLimit(.minutes(2))) struct Http2Tests {
     @Test func sixtyFourConcurrentRequestsShareOneConnection() async throws {
         try await TestServer.withServer(tls: .init(http2: true)) { server in
