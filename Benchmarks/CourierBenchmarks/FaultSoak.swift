@@ -448,6 +448,14 @@ enum FaultSoak {
         // upload, the answer always arrives.
         case .fault(.corruptGzip) where uploading && transport == .asyncHTTPClient:
             FaultTable.accepted(.corruptGzip, on: transport) + [.noResponse(.networkConnectionLost)]
+        // Under this load libcurl now and then fails the 4 MiB upload's sending with a reset ("Send failure: Connection
+        // reset by peer", 0.17 s in) before it has read the early 413, and never reads it: about one round in 20 at CI
+        // size (1 of about 320 such calls), as in CI's runs. Never alone: 1,000 of them, 64 at a time, caused no reset
+        // (`nstat`), and the server does not close these connections itself (it reads and drops until the client
+        // closes). Where the reset comes from is not known; libcurl does not send again a `POST` whose connection
+        // fails while its body is being sent.
+        case .fault(.answerBeforeBody) where transport == .urlSession:
+            FaultTable.accepted(.answerBeforeBody, on: transport) + [.noResponse(.networkConnectionLost)]
         case .fault(let fault):
             FaultTable.accepted(fault, on: transport)
                 + (transport == .urlSession && malformed.contains(fault) ? [.noResponse(.networkConnectionLost)] : [])
