@@ -58,8 +58,12 @@ package enum MalformedResponse {
     ]
 
     /// What libcurl says when the connection closed or was reset before the answer was whole (a reset usually
-    /// comes as `.networkConnectionLost` already, but now and then as `.unknown` with this text).
-    private static let cutOffPhrases = ["transfer closed with", "connection died", "connection reset by peer"]
+    /// comes as `.networkConnectionLost` already, but now and then as `.unknown` with this text), or while the request
+    /// was still being sent: a closed connection under an upload is "Send failure: Broken pipe", which
+    /// FoundationNetworking reports as `.unknown`, and the AsyncHTTPClient transport as `.networkConnectionLost`.
+    private static let cutOffPhrases = [
+        "transfer closed with", "connection died", "connection reset by peer", "broken pipe",
+    ]
 
     /// `error` as `.badServerResponse`, `.networkConnectionLost` or `.cannotDecodeContentData` when libcurl's text
     /// says the answer was malformed, cut off or did not inflate (FoundationNetworking reports these as `.unknown`,

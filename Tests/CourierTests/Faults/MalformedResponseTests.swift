@@ -47,6 +47,7 @@ import FoundationNetworking
         arguments: [
             (URLError.Code.unknown, "Recv failure: Connection reset by peer", URLError.Code.networkConnectionLost),
             (.unknown, "transfer closed with 3 bytes remaining to read", .networkConnectionLost),
+            (.unknown, "Send failure: Broken pipe", .networkConnectionLost),
             (.unknown, "Illegal or missing hexadecimal sequence in chunked-encoding", .badServerResponse),
             (.unknown, "Too large response headers: 307755 > 307200", .badServerResponse),
             (.unknown, "Error while processing content unencoding: invalid block type", .cannotDecodeContentData),
