@@ -60,13 +60,7 @@ enum MediaApi: Endpoint {
 }
 
 /// The Transfers and streaming article's snippets, run against the loopback server.
-// Megabytes through both transports: under ThreadSanitizer they crowd out the timing suites' time limits. They have
-// run under it without a race report; the thread-safe parts they use are also covered by the pipeline's suites.
-@Suite(
-    .serialized,
-    .timeLimit(.minutes(1)),
-    .disabled(if: ThreadSanitizer.isOn, "large transfers, too slow under ThreadSanitizer beside the timing suites")
-)
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct TransfersSnippets {
     /// A directory of its own for a test's downloads; the test deletes it.
     static func makeDownloadsDirectory() throws -> URL {

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Courier
+import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import Testing
@@ -125,10 +127,24 @@ extension Heavy {
             over transport: TransportKind,
             on server: TestServer
         ) async throws {
-            let peakBefore = PeakMemory.reset()
-            let result = try await transport.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
+            let send = { @Sendable (provider: ApiProvider<FreeEndpoint>) in
                 await withCheckedContinuation { continuation in
                     provider.performRawDataRequest(on: endpoint) { continuation.resume(returning: $0) }
+                }
+            }
+            let peakBefore = PeakMemory.reset()
+            let result: ApiProvider<FreeEndpoint>.TypedResult<Data>
+            switch transport {
+            case .urlSession:
+                result = await send(ApiProvider(baseUrl: server.baseUrl, transport: URLSessionTransport()))
+            case .asyncHTTPClient:
+                // Inflating is the client's to configure (without the client's own limit, so that Courier's applies);
+                // a client that does not inflate hands over the compressed bytes.
+                var configuration = HTTPClient.Configuration()
+                configuration.decompression = .enabled(limit: .none)
+                result = try await withHTTPClient(configuration) { client in
+                    let transport = AsyncHTTPClientTransport(client: client)
+                    return await send(ApiProvider(baseUrl: server.baseUrl, transport: transport))
                 }
             }
             #expect(result == .failure(.responseBodyTooLarge(limit: limit)))

@@ -10,13 +10,7 @@ import FoundationNetworking
 #endif
 
 /// Downloads to a file over both transports, against the loopback server's generated files.
-// Megabytes through both transports: under ThreadSanitizer they crowd out the timing suites' time limits. They have
-// run under it without a race report; the thread-safe parts they use are also covered by the pipeline's suites.
-@Suite(
-    .serialized,
-    .timeLimit(.minutes(1)),
-    .disabled(if: ThreadSanitizer.isOn, "large transfers, too slow under ThreadSanitizer beside the timing suites")
-)
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct DownloadTests {
     static let size = 1024 * 1024
 

@@ -5,13 +5,7 @@ import Testing
 @testable import Courier
 
 /// Upload and download progress for requests held in memory, from a file and multipart, and for mocks.
-// Megabytes through both transports: under ThreadSanitizer they crowd out the timing suites' time limits. They have
-// run under it without a race report; the thread-safe parts they use are also covered by the pipeline's suites.
-@Suite(
-    .serialized,
-    .timeLimit(.minutes(1)),
-    .disabled(if: ThreadSanitizer.isOn, "large transfers, too slow under ThreadSanitizer beside the timing suites")
-)
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct ProgressTests {
     static let size = 2 * 1024 * 1024
 

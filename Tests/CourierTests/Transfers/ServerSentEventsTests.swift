@@ -5,13 +5,7 @@ import Testing
 @testable import Courier
 
 /// Server-Sent Events against the loopback server: reconnection with `Last-Event-ID` on virtual time.
-// Megabytes through both transports: under ThreadSanitizer they crowd out the timing suites' time limits. They have
-// run under it without a race report; the thread-safe parts they use are also covered by the pipeline's suites.
-@Suite(
-    .serialized,
-    .timeLimit(.minutes(1)),
-    .disabled(if: ThreadSanitizer.isOn, "large transfers, too slow under ThreadSanitizer beside the timing suites")
-)
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct ServerSentEventsTests {
     struct Numbered: Decodable, Equatable {
         let number: Int

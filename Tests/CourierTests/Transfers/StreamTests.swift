@@ -9,13 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Streamed responses over both transports: the head first, then the body as it arrives.
-// Megabytes through both transports: under ThreadSanitizer they crowd out the timing suites' time limits. They have
-// run under it without a race report; the thread-safe parts they use are also covered by the pipeline's suites.
-@Suite(
-    .serialized,
-    .timeLimit(.minutes(1)),
-    .disabled(if: ThreadSanitizer.isOn, "large transfers, too slow under ThreadSanitizer beside the timing suites")
-)
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct StreamTests {
     @Test(arguments: TransportKind.allCases)
     func theBodyArrivesInPartsThatMakeItWhole(kind: TransportKind) async throws {
