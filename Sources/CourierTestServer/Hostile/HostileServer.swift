@@ -18,6 +18,7 @@ public final class HostileServer: Sendable {
     public let refusedBaseUrl: URL
 
     private let channel: any Channel
+    private let refusingPort: RefusingPort
     private let connections: NIOLockedValueBox<Connections>
 
     struct Connections {
@@ -38,17 +39,24 @@ public final class HostileServer: Sendable {
         }
     }
 
-    private init(channel: any Channel, port: Int, refusedPort: Int, connections: NIOLockedValueBox<Connections>) {
+    private init(
+        channel: any Channel,
+        port: Int,
+        refusingPort: RefusingPort,
+        connections: NIOLockedValueBox<Connections>
+    ) {
         self.channel = channel
         self.port = port
+        self.refusingPort = refusingPort
         self.baseUrl = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
-        self.refusedBaseUrl = URL(string: "http://127.0.0.1:\(refusedPort)") ?? URL(fileURLWithPath: "/")
+        self.refusedBaseUrl = URL(string: "http://127.0.0.1:\(refusingPort.port)") ?? URL(fileURLWithPath: "/")
         self.connections = connections
     }
 
     /// Starts a server on `127.0.0.1` and a port chosen by the system.
     public static func start() async throws -> HostileServer {
         let connections = NIOLockedValueBox(Connections())
+        let refusingPort = try RefusingPort()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -71,7 +79,7 @@ public final class HostileServer: Sendable {
         return HostileServer(
             channel: channel,
             port: channel.localAddress?.port ?? 0,
-            refusedPort: try await unusedPort(),
+            refusingPort: refusingPort,
             connections: connections
         )
     }
@@ -127,18 +135,9 @@ public final class HostileServer: Sendable {
     /// The connections accepted since the server started.
     public var acceptedConnections: Int { connections.withLockedValue { $0.accepted } }
 
-    /// Stops listening; connections still open are left to their clients.
+    /// Stops listening, and lets the refusing port go; connections still open are left to their clients.
     public func stop() async throws {
+        refusingPort.close()
         try await channel.close()
-    }
-
-    /// A port that was free a moment ago and that nothing listens on now.
-    private static func unusedPort() async throws -> Int {
-        let probe = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        let port = probe.localAddress?.port ?? 0
-        try await probe.close()
-        return port
     }
 }
