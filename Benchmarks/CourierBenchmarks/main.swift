@@ -23,7 +23,7 @@ case "serve-hostile":
 
 case "serve-https":
     // serve-https <h1|h2> <file>: the loopback server over HTTPS; its authority's certificate is written to <file>.
-    try TestCertificates.shared().authority.write(toFile: arguments[2], atomically: true, encoding: .utf8)
+    try TestCertificates.shared.authority.write(toFile: arguments[2], atomically: true, encoding: .utf8)
     try await BenchServer.run(server: TestServer.TLS(http2: arguments[1] == "h2").serverBuilder())
 
 case "https":

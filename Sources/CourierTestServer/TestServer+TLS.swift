@@ -51,7 +51,7 @@ extension TestServer {
 
         /// The Hummingbird server that serves HTTPS this way, for a server of one's own (the benchmarks' routes).
         public func serverBuilder() throws -> HTTPServerBuilder {
-            let certificates = try TestCertificates.shared()
+            let certificates = TestCertificates.shared
             let identity: TestIdentity
             switch certificate {
             case .trusted: identity = certificates.trusted

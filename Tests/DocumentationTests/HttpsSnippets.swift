@@ -66,7 +66,7 @@ func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
 /// The HTTPS article's snippets, against the loopback HTTPS server with the test authority.
 @Suite struct HttpsSnippets {
     @Test func mutualTlsWithAPrivateAuthorityGetsInAndEveryoneElseIsToldWhy() async throws {
-        let certificates = try TestCertificates.shared()
+        let certificates = TestCertificates.shared
         try await TestServer.withServer(tls: .init(requiresClientCertificate: true, minimumVersion: .tlsv13)) {
             server in
             let provider = paymentsProvider(

@@ -64,12 +64,12 @@ enum HttpsApi: Endpoint {
 extension TLSOptions {
     /// Trusts the test authority alone.
     static func testAuthority() throws -> TLSOptions {
-        TLSOptions(trustRoots: .only([TLSCertificate(pem: try TestCertificates.shared().authority)]))
+        TLSOptions(trustRoots: .only([TLSCertificate(pem: TestCertificates.shared.authority)]))
     }
 
     /// Trusts the test authority alone and presents the test client identity.
     static func testAuthorityWithClientIdentity() throws -> TLSOptions {
-        let certificates = try TestCertificates.shared()
+        let certificates = TestCertificates.shared
         return TLSOptions(
             trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
             clientIdentity: TLSClientIdentity(

@@ -45,7 +45,7 @@ import Testing
 
     /// The authority given as PEM beside the system's, as DER, and as a bundle file that starts with a comment.
     @Test func theAuthorityIsTrustedInEveryFormItCanBeGivenIn() async throws {
-        let pem = try TestCertificates.shared().authority
+        let pem = TestCertificates.shared.authority
         let base64 = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let der = try #require(Data(base64Encoded: base64))
         let bundle = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func eachCertificateProblemIsItsOwnTypedFailureAndNothingIsSent() async throws {
-        let certificates = try TestCertificates.shared()
+        let certificates = TestCertificates.shared
         let onlyTheClientAuthority = TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.clientAuthority)]))
         let cases: [(TestServer.TLS.Certificate, TLSOptions?, TLSFailure)] = [
             (.trusted, nil, .untrustedCertificate),
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func mutualTlsSucceedsWithTheIdentityAndFailsClearlyWithoutOrWithAnother() async throws {
-        let certificates = try TestCertificates.shared()
+        let certificates = TestCertificates.shared
         try await TestServer.withServer(tls: .init(requiresClientCertificate: true)) { server in
             try await Self.withProvider(server, tls: try .testAuthority()) { provider in
                 let without = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func tlsOptionsThatCannotBeReadAreAnInvalidRequestAndNothingIsSent() async throws {
-        let certificates = try TestCertificates.shared()
+        let certificates = TestCertificates.shared
         let mismatched = TLSOptions(
             trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
             clientIdentity: TLSClientIdentity(
