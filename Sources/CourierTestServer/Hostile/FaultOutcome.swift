@@ -36,7 +36,7 @@ public enum FaultOutcome: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The outcome as the README's fault table writes it.
+    /// The outcome as the fault table (the article *When the server misbehaves*) writes it.
     public var tableCell: String {
         switch self {
         case .value(let value): "`\(value)`"

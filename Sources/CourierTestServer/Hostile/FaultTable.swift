@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What each fault gives a caller with no plugins, on each transport: the table in README.md, which a test
-/// compares with this.
+/// What each fault gives a caller with no plugins, on each transport: the table of the article *When the server
+/// misbehaves*, which a test compares with this.
 public enum FaultTable {
     /// The transports the table has a column for.
     public enum Transport: Sendable {

@@ -58,9 +58,9 @@ import Testing
         }
     }
 
-    @Test func theReadmeTableIsThisTable() throws {
-        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("` |") }
+    @Test func theArticlesTableIsThisTable() throws {
+        let article = try String(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.article), encoding: .utf8)
+        let rows = article.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("` |") }
         var documented: [String: [String]] = [:]
         for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -68,11 +68,13 @@ import Testing
             documented[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = Array(cells[1...2])
         }
         for fault in Fault.allCases {
-            let row = try #require(documented[fault.rawValue], "README.md has no row for \(fault)")
+            let row = try #require(documented[fault.rawValue], "\(Self.article) has no row for \(fault)")
             #expect(row[0] == FaultTable.cell(fault, on: .urlSession), "\(fault) over URLSession")
             #expect(row[1] == FaultTable.cell(fault, on: .asyncHTTPClient), "\(fault) over AsyncHTTPClient")
         }
     }
+
+    static let article = "Sources/Courier/Courier.docc/WhenTheServerMisbehaves.md"
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
