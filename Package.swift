@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        .library(name: "CourierTestServerTLS", targets: ["CourierTestServerTLS"]),
         .executable(name: "TodoExample", targets: ["TodoExample"]),
         .executable(name: "GitHubExample", targets: ["GitHubExample"]),
     ],
@@ -82,13 +83,23 @@ let package = Package(
                 "Courier",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Apart from the plain loopback server, so that the examples (and a user's tests that need no HTTPS) do not
+        // build TLS and HTTP/2.
+        .target(
+            name: "CourierTestServerTLS",
+            dependencies: [
+                "CourierTestServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -98,6 +109,7 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "CourierTestServerTLS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -125,6 +137,7 @@ let package = Package(
                 "CourierCombine",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "CourierTestServerTLS",
                 "GitHubExample",
                 "TodoExample",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -154,6 +167,7 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "CourierTestServerTLS",
                 "GitHubExample",
                 "TodoExample",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

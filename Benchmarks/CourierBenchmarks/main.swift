@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierTestServer
+import CourierTestServerTLS
 import Foundation
 
 // Courier's benchmarks, side by side with their baselines in the same run. Release builds only:

@@ -3,7 +3,8 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 
-/// An HTTP or HTTPS server on `127.0.0.1` and a free port, started inside the test process, with httpbin-like routes.
+/// An HTTP server on `127.0.0.1` and a free port, started inside the test process, with httpbin-like routes (over
+/// HTTPS too, with `CourierTestServerTLS`).
 ///
 /// Routes (all answer JSON unless said otherwise):
 /// - `/echo` and `/echo/**`, any method: the ``ReceivedRequest`` as JSON.
@@ -47,15 +48,20 @@ public final class TestServer: Sendable {
     }
 
     /// Starts a server on `127.0.0.1` and a port chosen by the system, and returns once it accepts connections.
-    /// - Parameter tls: How to serve HTTPS instead of HTTP (the ``baseUrl`` is then `https://…`), or `nil` for
-    ///   plain HTTP.
-    public static func start(tls: TLS? = nil) async throws -> TestServer {
+    /// (`CourierTestServerTLS` adds `start(tls:)`, the same server over HTTPS.)
+    public static func start() async throws -> TestServer {
+        try await start(serving: .http1(), scheme: "http")
+    }
+
+    /// Starts a server that speaks what `builder` makes, whose ``baseUrl`` has `scheme`: how
+    /// `CourierTestServerTLS` serves the same routes over HTTPS without this target depending on TLS.
+    package static func start(serving builder: HTTPServerBuilder, scheme: String) async throws -> TestServer {
         let log = RequestLog()
         let state = RouteState()
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: TestRoutes.router(log: log, state: state),
-            server: try tls?.serverBuilder() ?? .http1(),
+            server: builder,
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -69,7 +75,6 @@ public final class TestServer: Sendable {
         }
         var port = 0
         for await boundPort in ports { port = boundPort }
-        let scheme = tls == nil ? "http" : "https"
         guard port > 0, let baseUrl = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
             runTask.cancel()
             throw TestServerError.couldNotStart
@@ -130,14 +135,16 @@ public enum TestServerError: Error {
 
 extension TestServer {
     /// Starts a server, runs `body` with it and stops it again, also when `body` throws.
-    /// - Parameters:
-    ///   - tls: How to serve HTTPS, or `nil` for plain HTTP.
-    ///   - body: What to do with the server.
-    public static func withServer<Result>(
-        tls: TLS? = nil,
+    /// - Parameter body: What to do with the server.
+    public static func withServer<Result>(_ body: (TestServer) async throws -> Result) async throws -> Result {
+        try await with(try await start(), body)
+    }
+
+    /// Runs `body` with `server` and stops the server, also when `body` throws.
+    package static func with<Result>(
+        _ server: TestServer,
         _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
-        let server = try await start(tls: tls)
         do {
             let result = try await body(server)
             await server.stop()

@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
+import CourierTestServerTLS
 import Foundation
 import Testing
 

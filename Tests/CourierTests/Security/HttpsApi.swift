@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestServerTLS
 import Foundation
 
 /// Endpoints of the HTTPS test server; the provider gives the base URL.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 @testable import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
+import CourierTestServerTLS
 import Foundation
 import Testing
 

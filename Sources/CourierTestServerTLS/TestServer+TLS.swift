@@ -1,3 +1,4 @@
+import CourierTestServer
 import Hummingbird
 import HummingbirdCore
 import HummingbirdHTTP2
@@ -5,6 +6,24 @@ import HummingbirdTLS
 import NIOSSL
 
 extension TestServer {
+    /// Starts a server with ``TestServer``'s routes over HTTPS (its `baseUrl` is `https://127.0.0.1:<port>`), and
+    /// returns once it accepts connections.
+    /// - Parameter tls: The certificate, protocols and versions it serves with.
+    public static func start(tls: TLS) async throws -> TestServer {
+        try await start(serving: tls.serverBuilder(), scheme: "https")
+    }
+
+    /// Starts a server over HTTPS, runs `body` with it and stops it again, also when `body` throws.
+    /// - Parameters:
+    ///   - tls: The certificate, protocols and versions it serves with.
+    ///   - body: What to do with the server.
+    public static func withServer<Result>(
+        tls: TLS,
+        _ body: (TestServer) async throws -> Result
+    ) async throws -> Result {
+        try await with(try await start(tls: tls), body)
+    }
+
     /// How a test server serves HTTPS, with a certificate from ``TestCertificates``.
     public struct TLS: Sendable {
         /// Which server certificate the server presents.
