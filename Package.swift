@@ -22,7 +22,9 @@ let package = Package(
         .executable(name: "GitHubExample", targets: ["GitHubExample"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without Hummingbird's default trait ConfigurationSupport: swift-configuration is not used here, and it is
+        // the largest module the examples' loopback server would build after NIO.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
