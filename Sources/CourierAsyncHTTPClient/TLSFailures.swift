@@ -2,7 +2,8 @@ import Courier
 import Foundation
 import NIOSSL
 
-/// swift-nio-ssl's handshake errors as Courier's `TLSFailure`s.
+/// swift-nio-ssl's handshake errors as Courier's `TLSFailure`s, read by the reasons table all transports share
+/// (`TLSFailure.init(reason:)`).
 ///
 /// BoringSSL reports every failed certificate check as `CERTIFICATE_VERIFY_FAILED`, without the reason, and
 /// AsyncHTTPClient offers no verification callback that would see it: an expired certificate is reported as
@@ -16,10 +17,9 @@ enum TLSFailures {
         if let sslError = error as? NIOSSLError {
             switch sslError {
             case .handshakeFailed(let boringError):
-                let reasons = Self.reasons(in: boringError)
-                let failure =
-                    clientCertificateFailure(in: reasons) ?? verificationFailure(in: reasons) ?? .handshakeFailed
-                return failure.urlError(underlying: error, detail: reasons.joined(separator: ", "))
+                let reasons = Self.reasons(in: boringError).joined(separator: ", ")
+                let failure = TLSFailure(reason: reasons) ?? .handshakeFailed
+                return failure.urlError(underlying: error, detail: reasons)
             case .unableToValidateCertificate, .noCertificateToValidate:
                 return TLSFailure.untrustedCertificate.urlError(underlying: error, detail: "\(sslError)")
             default: return nil
@@ -28,11 +28,11 @@ enum TLSFailures {
         // Read from an established connection: under TLS 1.3 the server judges the client's certificate after the
         // client has finished its handshake, and says so with an alert. Any other error there is not a TLS failure.
         if let boringError = error as? BoringSSLError {
-            let reasons = Self.reasons(in: boringError)
-            return clientCertificateFailure(in: reasons)?.urlError(
-                underlying: error,
-                detail: reasons.joined(separator: ", ")
-            )
+            let reasons = Self.reasons(in: boringError).joined(separator: ", ")
+            guard let failure = TLSFailure(reason: reasons),
+                failure == .clientCertificateRequired || failure == .clientCertificateRejected
+            else { return nil }
+            return failure.urlError(underlying: error, detail: reasons)
         }
         return nil
     }
@@ -46,21 +46,5 @@ enum TLSFailures {
             guard let reasonStart = text.range(of: "OPENSSL_internal:") else { return text }
             return String(text[reasonStart.upperBound...].prefix { $0 != " " })
         }
-    }
-
-    /// The server's alert about the client's certificate, if that is what `reasons` tell.
-    private static func clientCertificateFailure(in reasons: [String]) -> TLSFailure? {
-        let text = reasons.joined(separator: " ").uppercased()
-        if text.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
-        if text.contains("ALERT_UNKNOWN_CA") || text.contains("ALERT_BAD_CERTIFICATE")
-            || text.contains("ALERT_CERTIFICATE_UNKNOWN") || text.contains("ALERT_CERTIFICATE_EXPIRED")
-        {
-            return .clientCertificateRejected
-        }
-        return nil
-    }
-
-    private static func verificationFailure(in reasons: [String]) -> TLSFailure? {
-        reasons.joined(separator: " ").uppercased().contains("CERTIFICATE_VERIFY_FAILED") ? .untrustedCertificate : nil
     }
 }

@@ -23,12 +23,31 @@ import FoundationNetworking
         ("TLS connect error: error:0A000410:SSL routines::sslv3 alert handshake failure", .handshakeFailed),
     ])
     func libcurlsMessageTellsTheFailure(message: String, expected: TLSFailure) {
-        #expect(TLSFailure(libcurlMessage: message) == expected)
+        #expect(TLSFailure(reason: message) == expected)
         let error = TLSFailure.classifyingLibcurlError(
             URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message])
         )
         #expect(TLSFailure(error) == expected)
         #expect((error as? URLError)?.localizedDescription.contains(message) == true)
+    }
+
+    /// swift-nio-ssl's reason codes (BoringSSL's), as AsyncHTTPClient's transport hands them to the same table.
+    @Test(arguments: [
+        ("CERTIFICATE_VERIFY_FAILED", TLSFailure.untrustedCertificate),
+        ("TLSV1_ALERT_CERTIFICATE_REQUIRED", .clientCertificateRequired),
+        ("TLSV1_ALERT_UNKNOWN_CA", .clientCertificateRejected),
+        ("SSLV3_ALERT_BAD_CERTIFICATE", .clientCertificateRejected),
+        ("SSLV3_ALERT_CERTIFICATE_EXPIRED", .clientCertificateRejected),
+        ("SSLV3_ALERT_CERTIFICATE_UNKNOWN", .clientCertificateRejected),
+        ("WRONG_VERSION_NUMBER", .handshakeFailed),
+        ("TLSV1_ALERT_PROTOCOL_VERSION", .handshakeFailed),
+        ("SSLV3_ALERT_HANDSHAKE_FAILURE", .handshakeFailed),
+        ("UNSUPPORTED_PROTOCOL", .handshakeFailed),
+        ("NO_SHARED_CIPHER", .handshakeFailed),
+    ])
+    func boringSSLsReasonTellsTheFailure(reason: String, expected: TLSFailure) {
+        #expect(TLSFailure(reason: reason) == expected)
+        #expect(TLSFailure(reason: "HANDSHAKE_FAILURE_ON_CLIENT_HELLO, \(reason)") == expected)
     }
 
     /// Connection failures that mention OpenSSL but are not a handshake's stay what they were, and are retried as such.
@@ -40,7 +59,7 @@ import FoundationNetworking
         "OpenSSL SSL_write: Broken pipe, errno 32",
     ])
     func connectionFailuresAreNotTlsFailures(message: String) {
-        #expect(TLSFailure(libcurlMessage: message) == nil)
+        #expect(TLSFailure(reason: message) == nil)
         let error = TLSFailure.classifyingLibcurlError(
             URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message])
         )
