@@ -198,40 +198,6 @@ final class RequestObservation: Sendable {
     }
 }
 
-/// The span of one request, and its trace's id as the tracer's propagation writes it (W3C `traceparent`), for logs.
-struct RequestTrace: Sendable {
-    let span: any Span
-    let traceId: String?
-}
-
-extension RequestOutcome {
-    init<Value, ClientError>(
-        result: Result<Value, ApiError<ClientError>>,
-        exchange: Exchange,
-        lastStatus: Int?,
-        sendings: Int
-    ) {
-        let status = exchange.head?.statusCode ?? lastStatus
-        self.statusCode = status
-        self.sendings = sendings
-        switch result {
-        case .success:
-            (errorKind, errorType, error, isCancelled) = (nil, nil, nil, false)
-        case .failure(let apiError):
-            errorKind = apiError.kind
-            isCancelled = if case .cancelled = apiError { true } else { false }
-            error = exchange.error ?? apiError
-            if let transportError = exchange.error {
-                errorType = ErrorType.of(transportError)
-            } else if let status, status >= 400 {
-                errorType = String(status)
-            } else {
-                errorType = apiError.kind
-            }
-        }
-    }
-}
-
 extension RequestObservation {
     /// Reports the wait of the current request (if observed) for a token refresh around `refresh`.
     static func waitingForTokenRefresh<Token: Sendable>(_ refresh: Task<Token, Error>) async throws -> Token {

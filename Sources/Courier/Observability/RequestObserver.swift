@@ -103,3 +103,31 @@ struct RequestOutcome: Sendable {
     /// How many times the request was sent.
     let sendings: Int
 }
+
+extension RequestOutcome {
+    init<Value, ClientError>(
+        result: Result<Value, ApiError<ClientError>>,
+        exchange: Exchange,
+        lastStatus: Int?,
+        sendings: Int
+    ) {
+        let status = exchange.head?.statusCode ?? lastStatus
+        self.statusCode = status
+        self.sendings = sendings
+        switch result {
+        case .success:
+            (errorKind, errorType, error, isCancelled) = (nil, nil, nil, false)
+        case .failure(let apiError):
+            errorKind = apiError.kind
+            isCancelled = if case .cancelled = apiError { true } else { false }
+            error = exchange.error ?? apiError
+            if let transportError = exchange.error {
+                errorType = ErrorType.of(transportError)
+            } else if let status, status >= 400 {
+                errorType = String(status)
+            } else {
+                errorType = apiError.kind
+            }
+        }
+    }
+}

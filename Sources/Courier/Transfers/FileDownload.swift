@@ -55,10 +55,10 @@ final class FileDownload: Sendable {
         url: URL?,
         inline: Bool
     ) throws -> FileWriter {
-        let announced = SendingReceiver.field("Content-Length", in: headerFields).flatMap { Int64($0) }
+        let announced = HeaderFields.field("Content-Length", in: headerFields).flatMap { Int64($0) }
         if statusCode == 206 {
             // A part that cannot be placed is refused: written as the whole file, it would corrupt it.
-            let contentRange = SendingReceiver.field("Content-Range", in: headerFields)
+            let contentRange = HeaderFields.field("Content-Range", in: headerFields)
             guard let range = contentRange.flatMap(ContentRange.init) else {
                 let text = contentRange.map { "Content-Range \"\($0)\"" } ?? "no Content-Range"
                 throw URLError(
@@ -170,8 +170,8 @@ final class FileDownload: Sendable {
 
     /// A strong `ETag`, else `Last-Modified`: what `If-Range` accepts.
     private static func validator(in fields: [String: String]) -> String? {
-        if let etag = SendingReceiver.field("ETag", in: fields), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
-        return SendingReceiver.field("Last-Modified", in: fields)
+        if let etag = HeaderFields.field("ETag", in: fields), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
+        return HeaderFields.field("Last-Modified", in: fields)
     }
 
     private static func size(of url: URL) -> Int64? {

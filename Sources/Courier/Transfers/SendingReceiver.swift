@@ -17,14 +17,14 @@ final class SendingReceiver: ResponseBodyReceiver {
     private let mocked: Bool
     private let deliver: @Sendable (Exchange) -> Void
 
-    private enum Phase {
+    enum Phase {
         case waiting
         case collecting(Data)
         case writing(FileWriter)
         case streaming(ChunkBuffer)
     }
 
-    private struct State {
+    struct State {
         var phase = Phase.waiting
         var head: ResponseHead?
         /// Why Courier stopped the exchange (a timeout, a size limit, the caller); wins over what the transport says.
@@ -34,7 +34,8 @@ final class SendingReceiver: ResponseBodyReceiver {
         var ended = false
     }
 
-    private let state = Locked(State())
+    /// Internal for the timeouts (`SendingReceiver+Timeouts.swift`).
+    let state = Locked(State())
 
     init(
         plan: TransferPlan,
@@ -69,7 +70,7 @@ final class SendingReceiver: ResponseBodyReceiver {
         let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headerFields)
         var phase = Phase.collecting(Data())
         var offset: Int64 = 0
-        var expected = Self.contentLength(in: headerFields)
+        var expected = HeaderFields.contentLength(in: headerFields)
         if (200..<300).contains(statusCode) {
             // A server answers 2xx once it has the request body: the upload is whole, whether or not the transport
             // reported its last bytes.
@@ -182,24 +183,6 @@ final class SendingReceiver: ResponseBodyReceiver {
         }
     }
 
-    /// Once the transport's cancel action is known: a stop asked for before then is carried out now.
-    /// - Parameter keepingTime: Whether the idle and overall timeouts run (not for a mocked answer, which comes on
-    ///   its scheduler's time).
-    func attach(cancel: @escaping @Sendable () -> Void, keepingTime: Bool) {
-        let stopNow = state.withLock { state in
-            state.cancelTransport = cancel
-            return state.stopReason != nil
-        }
-        if stopNow { cancel() }
-        guard keepingTime else { return }
-        watchIdle()
-        if let overall = plan.overallTimeout {
-            DispatchQueueScheduler(queue: .global()).schedule(after: overall) { [weak self] in
-                self?.stop(because: URLError(.timedOut))
-            }
-        }
-    }
-
     /// Stops the exchange, with `reason` as its outcome, unless it has ended.
     func stop(because reason: Error) {
         let cancel = state.withLock { state -> (@Sendable () -> Void)? in
@@ -236,40 +219,5 @@ final class SendingReceiver: ResponseBodyReceiver {
             if case .waiting = state.phase { return true }
             return false
         }
-    }
-
-    // MARK: Timeouts
-
-    /// A file or a stream fails when nothing arrives for the idle timeout; a reader that holds the stream back does
-    /// not count as the server's silence.
-    private func watchIdle(after delay: Duration? = nil) {
-        guard let timeout = plan.idleTimeout else { return }
-        DispatchQueueScheduler(queue: .global()).schedule(after: delay ?? timeout) { [weak self] in
-            guard let self else { return }
-            let (ended, lastActivity, buffer) = state.withLock {
-                state -> (Bool, ContinuousClock.Instant, ChunkBuffer?) in
-                if case .streaming(let buffer) = state.phase { return (state.ended, state.lastActivity, buffer) }
-                return (state.ended, state.lastActivity, nil)
-            }
-            guard !ended else { return }
-            let quiet = lastActivity.duration(to: .now)
-            if quiet >= timeout && buffer?.isHoldingBack != true {
-                stop(because: URLError(.timedOut))
-            } else {
-                watchIdle(after: max(timeout - quiet, .milliseconds(10)))
-            }
-        }
-    }
-
-    private static func contentLength(in fields: [String: String]) -> Int64? {
-        // A compressed body arrives decompressed: its announced length says nothing about what is received.
-        let encoding = field("Content-Encoding", in: fields)?.lowercased()
-        guard encoding == nil || encoding == "identity" else { return nil }
-        return field("Content-Length", in: fields).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-    }
-
-    static func field(_ name: String, in fields: [String: String]) -> String? {
-        if let value = fields[name] { return value }
-        return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }

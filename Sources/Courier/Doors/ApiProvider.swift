@@ -6,9 +6,10 @@ import FoundationNetworking
 
 /// Sends the requests of one ``Endpoint`` type and returns typed results.
 ///
-/// Three entry points lead into the same pipeline (build the request, run the plugins, send it, decode the
-/// answer, run the plugins again): a completion handler, a blocking wait and `async`. A provider is `Sendable`:
-/// share one between any number of tasks and threads. Made with a ``MockingBehavior``, it answers with mocked
+/// Every door leads into the same pipeline (build the request, run the plugins, send it, decode the answer, run the
+/// plugins again): `async`, a completion handler, a blocking wait, a Combine publisher (with `CourierCombine`), and
+/// the transfers (downloads, streams, Server-Sent Events, progress). A provider is `Sendable`: share one between any
+/// number of tasks and threads. Made with a ``MockingBehavior``, it answers with mocked
 /// responses instead of the network, for tests.
 ///
 /// ```swift

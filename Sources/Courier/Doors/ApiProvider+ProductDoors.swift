@@ -4,10 +4,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The completion door for the package's other products (the Combine door): the same pipeline and the same
-/// delivery as ``ApiProvider/performRequest(on:decodeBodyTo:completion:)``, on a background queue for an answer from
-/// the network, inside the scheduler for a mocked one, and before the call returns for a request that could not be
-/// built.
+/// The doors for the package's other products (the Combine publishers), at `package` access: the same pipeline and
+/// the same delivery as ``ApiProvider/performRequest(on:decodeBodyTo:completion:)``, on a background queue for an
+/// answer from the network, inside the scheduler for a mocked one, and before the call returns for a request that
+/// could not be built.
 extension ApiProvider {
     /// - Parameter method: Sent instead of the endpoint's own method (a multipart door brings its own body), or `nil`.
     package func performRequest<ResultType: Decodable & SendableMetatype>(

@@ -47,4 +47,23 @@ extension ApiProvider {
             body: exchange.data
         )
     }
+
+    /// The async side of ``start(_:method:transfer:handle:transportDeliveryQueue:deliver:)``: cancelling the awaiting
+    /// task cancels the request.
+    func exchange(
+        for endpoint: EndpointType,
+        method: HttpMethod? = nil,
+        transfer: TransferPlan? = nil
+    ) async -> Exchange {
+        let handle = CancellableRequest()
+        return await withTaskCancellationHandler {
+            // Unchecked: the run delivers exactly once (`CancellableRequest.finish()` decides which outcome), and
+            // a checked continuation costs an allocation per request to check what that already guarantees.
+            await withUnsafeContinuation { continuation in
+                start(endpoint, method: method, transfer: transfer, handle: handle, delivery: .resuming(continuation))
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
 }

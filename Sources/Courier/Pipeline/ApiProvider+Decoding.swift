@@ -1,0 +1,29 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The pipeline's way out, which every door shares: decoding, and the plugins' `didPerformRequest`.
+extension ApiProvider {
+    /// Decodes the exchange on the caller's side and lets every plugin see the outcome.
+    func finish<ResultType: Decodable>(
+        _ exchange: Exchange,
+        endpoint: EndpointType
+    ) -> TypedResult<ResultType> {
+        let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
+        guard !plugins.isEmpty else { return typedResult }
+        let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
+        exchange.observation.bound {
+            for plugin in plugins {
+                plugin.didPerformRequest(
+                    urlSessionResult: urlSessionResult,
+                    typedResult: typedResult,
+                    endpoint: endpoint
+                )
+            }
+        }
+        exchange.observation?.ended(with: typedResult, exchange: exchange)
+        return typedResult
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A file's or a stream's timeouts, which the receiver keeps instead of the transport: the endpoint's timeout counts
+/// between two parts of the body there, not to the last byte.
+extension SendingReceiver {
+    /// Once the transport's cancel action is known: a stop asked for before then is carried out now.
+    /// - Parameter keepingTime: Whether the idle and overall timeouts run (not for a mocked answer, which comes on
+    ///   its scheduler's time).
+    func attach(cancel: @escaping @Sendable () -> Void, keepingTime: Bool) {
+        let stopNow = state.withLock { state in
+            state.cancelTransport = cancel
+            return state.stopReason != nil
+        }
+        if stopNow { cancel() }
+        guard keepingTime else { return }
+        watchIdle()
+        if let overall = plan.overallTimeout {
+            DispatchQueueScheduler(queue: .global()).schedule(after: overall) { [weak self] in
+                self?.stop(because: URLError(.timedOut))
+            }
+        }
+    }
+
+    /// A file or a stream fails when nothing arrives for the idle timeout; a reader that holds the stream back does
+    /// not count as the server's silence.
+    private func watchIdle(after delay: Duration? = nil) {
+        guard let timeout = plan.idleTimeout else { return }
+        DispatchQueueScheduler(queue: .global()).schedule(after: delay ?? timeout) { [weak self] in
+            guard let self else { return }
+            let (ended, lastActivity, buffer) = state.withLock {
+                state -> (Bool, ContinuousClock.Instant, ChunkBuffer?) in
+                if case .streaming(let buffer) = state.phase { return (state.ended, state.lastActivity, buffer) }
+                return (state.ended, state.lastActivity, nil)
+            }
+            guard !ended else { return }
+            let quiet = lastActivity.duration(to: .now)
+            if quiet >= timeout && buffer?.isHoldingBack != true {
+                stop(because: URLError(.timedOut))
+            } else {
+                watchIdle(after: max(timeout - quiet, .milliseconds(10)))
+            }
+        }
+    }
+}
