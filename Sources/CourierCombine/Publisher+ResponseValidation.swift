@@ -12,7 +12,7 @@ import FoundationNetworking
 #endif
 
 /// CombineRequest's operators on a stream of whole answers (`ApiProvider/dataResponsePublisher(on:)`): each fails
-/// the stream with a ``ResponseValidationError`` that says what was expected and what came, and passes the answer
+/// the stream with a ``PublisherValidationError`` that says what was expected and what came, and passes the answer
 /// on otherwise, so that they chain and end in `decode(type:decoder:)`.
 extension Publisher where Output == DataResponseTuple {
     /// Fails the stream unless the answer's status is in `statusCodes`: any `Sequence` of `Int`, e.g. `200..<300`,
@@ -22,7 +22,7 @@ extension Publisher where Output == DataResponseTuple {
     ) -> Publishers.TryMap<Self, DataResponseTuple> where Codes.Element == Int {
         tryMap { answer in
             guard statusCodes.contains(answer.response.statusCode) else {
-                throw ResponseValidationError.unexpectedStatusCode(
+                throw PublisherValidationError.unexpectedStatusCode(
                     answer.response.statusCode,
                     expected: String(describing: statusCodes)
                 )
@@ -41,7 +41,7 @@ extension Publisher where Output == DataResponseTuple {
             guard !answer.data.isEmpty else { return answer }
             let contentType = answer.response.value(forHTTPHeaderField: "Content-Type")
             guard let contentType, ContentTypeMatch.matches(contentType, expected: expectedType) else {
-                throw ResponseValidationError.unexpectedContentType(contentType, expected: expectedType)
+                throw PublisherValidationError.unexpectedContentType(contentType, expected: expectedType)
             }
             return answer
         }

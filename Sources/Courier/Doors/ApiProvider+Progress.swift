@@ -25,8 +25,9 @@ extension ApiProvider {
     }
 
     /// Starts the request for `endpoint` and returns at once, with its progress to read as an `AsyncSequence` and
-    /// its result to await; see ``response(on:decodeBodyTo:progress:)``.
-    public func transferTask<ResultType: Decodable & Sendable>(
+    /// its result to await: ``response(on:decodeBodyTo:progress:)`` as a task, as ``downloadTask(on:to:options:)``
+    /// is ``download(on:to:options:progress:)`` as one.
+    public func responseTask<ResultType: Decodable & Sendable>(
         on endpoint: EndpointType,
         decodeBodyTo: ResultType.Type
     ) -> TransferTask<ResultType, EndpointType.ClientErrorType> {
@@ -38,6 +39,16 @@ extension ApiProvider {
                 completion(result)
             }
         }
+    }
+
+    /// The name ``responseTask(on:decodeBodyTo:)`` had before: it is a response with progress, not a transfer of
+    /// its own.
+    @available(*, deprecated, renamed: "responseTask(on:decodeBodyTo:)")
+    public func transferTask<ResultType: Decodable & Sendable>(
+        on endpoint: EndpointType,
+        decodeBodyTo: ResultType.Type
+    ) -> TransferTask<ResultType, EndpointType.ClientErrorType> {
+        responseTask(on: endpoint, decodeBodyTo: decodeBodyTo)
     }
 
     /// Starts downloading `endpoint`'s answer into `destination` and returns at once, with the progress to read as

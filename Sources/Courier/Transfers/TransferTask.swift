@@ -1,5 +1,5 @@
 /// A transfer under way, with its progress as an `AsyncSequence` (see ``ApiProvider/downloadTask(on:to:options:)``
-/// and ``ApiProvider/transferTask(on:decodeBodyTo:)``).
+/// and ``ApiProvider/responseTask(on:decodeBodyTo:)``).
 ///
 /// ```swift
 /// let task = provider.downloadTask(on: .video(id: 7), to: destination)

@@ -20,13 +20,13 @@ import FoundationNetworking
             let validated = await provider.dataResponsePublisher(on: .status(404))
                 .validateStatusCode(in: 200..<300)
                 .outcome()
-            let failure = try #require(validated.failure as? ResponseValidationError)
+            let failure = try #require(validated.failure as? PublisherValidationError)
             #expect(failure == .unexpectedStatusCode(404, expected: "200..<300"))
             #expect(
                 failure.localizedDescription
                     == "The server answered 404 Not Found, where a status in 200..<300 was expected."
             )
-            #expect("\(failure)" == #"ResponseValidationError.unexpectedStatusCode(404, expected: "200..<300")"#)
+            #expect("\(failure)" == #"PublisherValidationError.unexpectedStatusCode(404, expected: "200..<300")"#)
         }
     }
 
@@ -38,7 +38,7 @@ import FoundationNetworking
             #expect(fromArray.values.first?.response.statusCode == 201)
             let fromSet = await provider.dataResponsePublisher(on: .status(202)).validateStatusCode(in: Set([204]))
                 .outcome()
-            #expect(fromSet.failure as? ResponseValidationError == .unexpectedStatusCode(202, expected: "[204]"))
+            #expect(fromSet.failure as? PublisherValidationError == .unexpectedStatusCode(202, expected: "[204]"))
         }
     }
 
@@ -58,7 +58,7 @@ import FoundationNetworking
             let refused = await provider.dataResponsePublisher(on: .typed(contentType: "text/plain"))
                 .hasContentType("application/json")
                 .outcome()
-            let failure = try #require(refused.failure as? ResponseValidationError)
+            let failure = try #require(refused.failure as? PublisherValidationError)
             #expect(failure == .unexpectedContentType("text/plain", expected: "application/json"))
             #expect(
                 failure.localizedDescription

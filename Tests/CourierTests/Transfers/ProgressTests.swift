@@ -60,7 +60,7 @@ struct ProgressTests {
     func aTransferTaskReportsThroughAnAsyncSequence(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let (reports, count) = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl) { provider in
-                let task = provider.transferTask(on: .file(size: Self.size), decodeBodyTo: Data.self)
+                let task = provider.responseTask(on: .file(size: Self.size), decodeBodyTo: Data.self)
                 var reports: [TransferProgress] = []
                 for await progress in task.progress { reports.append(progress) }
                 return (reports, try await task.result.get().count)

@@ -2,14 +2,14 @@ import Courier
 import Foundation
 
 /// Why `validateStatusCode(in:)` or `hasContentType(_:)` failed a stream: what was expected and what came.
-public enum ResponseValidationError: Error, Equatable, Sendable {
+public enum PublisherValidationError: Error, Equatable, Sendable {
     /// The answer's status is not among those expected, e.g. `expected: "200..<300"`.
     case unexpectedStatusCode(Int, expected: String)
     /// The answer's `Content-Type` (`nil` when it had none) is not the media type expected.
     case unexpectedContentType(String?, expected: String)
 }
 
-extension ResponseValidationError: LocalizedError {
+extension PublisherValidationError: LocalizedError {
     /// A sentence for people: what came, and what was expected.
     public var errorDescription: String? {
         switch self {
@@ -24,17 +24,22 @@ extension ResponseValidationError: LocalizedError {
     }
 }
 
-extension ResponseValidationError: CustomStringConvertible, CustomDebugStringConvertible {
-    /// The case and its details, e.g. `ResponseValidationError.unexpectedStatusCode(404, expected: "200..<300")`.
+extension PublisherValidationError: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The case and its details, e.g. `PublisherValidationError.unexpectedStatusCode(404, expected: "200..<300")`.
     public var description: String {
         switch self {
         case .unexpectedStatusCode(let statusCode, let expected):
-            "ResponseValidationError.unexpectedStatusCode(\(statusCode), expected: \(String(reflecting: expected)))"
+            "PublisherValidationError.unexpectedStatusCode(\(statusCode), expected: \(String(reflecting: expected)))"
         case .unexpectedContentType(let contentType, let expected):
-            "ResponseValidationError.unexpectedContentType(\(contentType.map { String(reflecting: $0) } ?? "nil"), "
+            "PublisherValidationError.unexpectedContentType(\(contentType.map { String(reflecting: $0) } ?? "nil"), "
                 + "expected: \(String(reflecting: expected)))"
         }
     }
 
     public var debugDescription: String { description }
 }
+
+/// The name ``PublisherValidationError`` had before, which it shared with Courier's `ResponseValidationError` (the
+/// `ValidationPlugin`'s): in a file that imports `CourierCombine`, this alias hides that one until it is removed.
+@available(*, deprecated, renamed: "PublisherValidationError")
+public typealias ResponseValidationError = PublisherValidationError
