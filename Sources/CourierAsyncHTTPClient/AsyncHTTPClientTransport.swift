@@ -160,7 +160,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let delegate = StreamingDelegate(
             url: outgoing.url,
             options: options,
-            uploadSize: uploadSize(of: request, options),
+            uploadSize: Courier.uploadSize(of: request, bodyFile: options.bodyFile),
             bodyEnd: bodyEnd
         )
         let task = client.execute(request: outgoing, delegate: delegate, eventLoop: preference(for: bodyEnd))
@@ -206,13 +206,6 @@ public final class AsyncHTTPClientTransport: Transport {
             body: body
         )
         return (outgoing, bodyEnd)
-    }
-
-    /// How many bytes the request body has, for upload progress: its own body's, or the file's.
-    private func uploadSize(of request: URLRequest, _ options: TransportOptions) -> Int64? {
-        if let data = request.httpBody { return Int64(data.count) }
-        guard let file = options.bodyFile else { return nil }
-        return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int).map(Int64.init)
     }
 
     /// The request's own body, or the file streamed in chunks with its length announced.

@@ -114,13 +114,12 @@ extension ApiProvider {
             guard let response = exchange.response as? HTTPURLResponse, let writer else {
                 return .failure(.noResponseReceived(error: nil))
             }
-            let size =
-                (try? FileManager.default.attributesOfItem(atPath: download.destination.path)[.size] as? NSNumber)
+            let size = fileSize(at: download.destination)
             return .success(
                 DownloadedFile(
                     fileUrl: download.destination,
                     response: response,
-                    byteCount: size?.int64Value ?? 0,
+                    byteCount: size ?? 0,
                     resumedFrom: writer.offset
                 )
             )

@@ -21,7 +21,7 @@ extension ApiProvider {
                 request.setValue(value, forHTTPHeaderField: name)
             }
         }
-        let uploadSize = Self.uploadSize(of: request, file: run.bodyFile?.url)
+        let uploadSize = Courier.uploadSize(of: request, bodyFile: run.bodyFile?.url)
         // A request without a body has no upload to report.
         if let uploadSize { plan.uploadMeter?.restart(at: 0, expected: uploadSize) }
         let deliver: @Sendable (Exchange) -> Void = { exchange in
@@ -100,12 +100,5 @@ extension ApiProvider {
         // A mocked answer comes on the scheduler's time: real-time timeouts would cut it short.
         receiver.attach(cancel: cancel, keepingTime: false)
         return { receiver.stop(because: URLError(.cancelled)) }
-    }
-
-    /// The request body's size: its own, or its file's; `nil` without a body.
-    private static func uploadSize(of request: URLRequest, file: URL?) -> Int64? {
-        if let body = request.httpBody { return Int64(body.count) }
-        guard let file else { return nil }
-        return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
     }
 }

@@ -34,7 +34,7 @@ final class FileDownload: Sendable {
     /// `Range` and `If-Range` for a sending to `url`, when a resumable download of it was interrupted.
     func resumeHeaders(for url: URL?) -> [String: String] {
         guard options.resumable, let url, let record = readRecord(), record.url == url.absoluteString,
-            let size = Self.size(of: partialUrl), size > 0
+            let size = fileSize(at: partialUrl), size > 0
         else { return [:] }
         return ["Range": "bytes=\(size)-", "If-Range": record.validator]
     }
@@ -68,7 +68,7 @@ final class FileDownload: Sendable {
                     ]
                 )
             }
-            let onDisk = Self.size(of: partialUrl) ?? 0
+            let onDisk = fileSize(at: partialUrl) ?? 0
             guard range.start == 0 || (options.resumable && range.start <= onDisk) else {
                 throw URLError(
                     .badServerResponse,
@@ -172,10 +172,6 @@ final class FileDownload: Sendable {
     private static func validator(in fields: [String: String]) -> String? {
         if let etag = HeaderFields.field("ETag", in: fields), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
         return HeaderFields.field("Last-Modified", in: fields)
-    }
-
-    private static func size(of url: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
     }
 
     private static func create(_ url: URL) throws {
