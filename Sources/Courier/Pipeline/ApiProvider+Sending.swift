@@ -9,11 +9,9 @@ import FoundationNetworking
 /// for a retry. Each step is a callback or a ``HookTask`` that starts on the calling thread, never a wait.
 extension ApiProvider {
     /// Runs the plugins' `prepare` hooks for sending number `number`, then sends.
-    func attempt(_ number: Int, of run: RequestRun<EndpointType>, mockClockAtStart: Duration? = nil) {
-        guard !plugins.isEmpty else {
-            return send(run.request, number: number, of: run, mockClockAtStart: mockClockAtStart)
-        }
-        let began = run.handle.step {
+    func attempt(_ number: Int, of run: RequestRun<EndpointType>) {
+        guard !plugins.isEmpty else { return send(run.request, number: number, of: run) }
+        run.step {
             let cancelHooks = HookTask.start { [self] in
                 let prepared: URLRequest? = await run.observation.bound {
                     var request = run.request
@@ -30,74 +28,65 @@ extension ApiProvider {
                     return request
                 }
                 guard let prepared else { return }
-                send(prepared, number: number, of: run, mockClockAtStart: mockClockAtStart)
+                send(prepared, number: number, of: run)
             }
             return {
                 cancelHooks()
                 run.finishCancelled()
             }
         }
-        if !began { run.finishCancelled() }
     }
 
-    /// Hands the request to the network or the mocks, unless it was cancelled first.
-    private func send(
-        _ request: URLRequest,
-        number: Int,
-        of run: RequestRun<EndpointType>,
-        mockClockAtStart: Duration?
-    ) {
+    /// Hands the request to the network or the mocks, unless it was cancelled first: the one place that tells them
+    /// apart.
+    private func send(_ request: URLRequest, number: Int, of run: RequestRun<EndpointType>) {
         let sentAt = ContinuousClock.now
         // Only the plugins' `Attempt` reports times.
         if !plugins.isEmpty {
             run.markSent(at: sentAt)
             run.observation?.sendingStarted(number, at: sentAt)
         }
-        // A function, not a closure value: its context is made only where it is passed on, never on the way
-        // without plugins.
-        @Sendable func judgeAnswer(_ exchange: Exchange) {
-            judge(exchange, number: number, sentAt: sentAt, of: run)
+        // Made only where something judges the answer: never on the way without plugins.
+        var judgeAnswer: (@Sendable (Exchange) -> Void)?
+        if !plugins.isEmpty || run.transfer != nil {
+            judgeAnswer = { @Sendable [self] exchange in judge(exchange, number: number, sentAt: sentAt, of: run) }
         }
-        if let plan = run.transfer {
-            return sendTransfer(request, plan: plan, of: run, mockClockAtStart: mockClockAtStart, judge: judgeAnswer)
-        }
-        let began = run.handle.step {
+        run.step(request) {
             switch carrier {
             case .network(let transport):
-                let options = TransportOptions(
-                    bodyFile: run.bodyFile?.url,
-                    timeout: run.endpoint.timeout,
-                    maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
-                    tls: run.endpoint.tls
-                )
-                // Without plugins the request sent is the one built and nothing judges the answer: the completion
-                // holds the run alone, one closure context fewer per request.
-                if plugins.isEmpty {
-                    return transport.send(request, options: options) { run.received($0) }
-                }
-                return transport.send(request, options: options) { result in
-                    let exchange =
-                        switch result {
-                        case .success(let answer):
-                            Exchange(request: request, data: answer.body, head: answer.head)
-                        case .failure(let error):
-                            Exchange(request: request, error: error)
-                        }
-                    guard let deliveryQueue = run.deliveryQueue else { return judgeAnswer(exchange) }
-                    deliveryQueue.async { judgeAnswer(exchange) }
-                }
-            case .mocks(let mockingBehavior):
-                // Delivered where the scheduler runs it, never re-queued: that is what makes a mocked answer
-                // arrive inside the `advance` call that reaches it, or before `performRequest` returns.
-                return mockingBehavior.answer(
-                    request,
-                    for: run.endpoint,
-                    startedAt: mockClockAtStart,
-                    deliver: judgeAnswer
-                )
+                return send(request, over: transport, of: run, judge: judgeAnswer)
+            case .mocks(let behavior):
+                // A mocked answer's delay counts from the request's start, not from a retry's.
+                let startedAt = number == 1 ? run.mockClockAtStart : nil
+                let mocks = MockTransport(behavior: behavior, endpoint: run.endpoint, startedAt: startedAt)
+                return send(request, over: mocks, of: run, judge: judgeAnswer)
             }
         }
-        if !began { run.finishCancelled(request) }
+    }
+
+    /// One sending over a carrier: the body collected in memory, or, for a transfer, handed to its receiver.
+    /// - Parameter judge: Where the answer goes, or `nil` for a provider without plugins, where nothing judges it.
+    private func send(
+        _ request: URLRequest,
+        over transport: any Transport,
+        of run: RequestRun<EndpointType>,
+        judge: (@Sendable (Exchange) -> Void)?
+    ) -> @Sendable () -> Void {
+        if let plan = run.transfer, let judge {
+            return sendTransfer(request, plan: plan, over: transport, of: run, judge: judge)
+        }
+        let options = TransportOptions(
+            bodyFile: run.bodyFile?.url,
+            timeout: run.endpoint.timeout,
+            maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
+            tls: run.endpoint.tls
+        )
+        // Without plugins the request sent is the one built and nothing judges the answer: the completion holds the
+        // run alone, one closure context fewer per request.
+        guard let judge else { return transport.send(request, options: options) { run.received($0) } }
+        return transport.send(request, options: options) { answer in
+            run.handOver(Exchange(request: request, answer: answer), to: judge)
+        }
     }
 
     /// Asks the plugins' `process` hooks about the answer: deliver it, fail it, or send again.
@@ -111,7 +100,7 @@ extension ApiProvider {
         // A cancelled sending is the request's end; there is nothing for the plugins to judge.
         guard !plugins.isEmpty, !run.handle.isCancelled else { return run.finish(exchange) }
         let attempt = run.attempt(number, sent: exchange.request ?? run.request, at: sentAt, answer: exchange)
-        let began = run.handle.step {
+        run.step(exchange.request) {
             let cancelHooks = HookTask.start { [self] in
                 let decision = await run.observation.bound { () async -> (AttemptDecision, AnyObject)? in
                     // Last to first: the plugin nearest the network judges the answer first.
@@ -144,7 +133,6 @@ extension ApiProvider {
                 run.finishCancelled(exchange.request)
             }
         }
-        if !began { run.finishCancelled(exchange.request) }
     }
 
     private func retry(
@@ -157,7 +145,7 @@ extension ApiProvider {
         guard delay > .zero else { return attempt(number, of: run) }
         let waitStarted = ContinuousClock.now
         run.observation?.waitStarted(.retry(delay: delay, requestedBy: requester))
-        let began = run.handle.step {
+        run.step {
             let work = scheduler.schedule(after: delay) { [self] in
                 run.noteWait(real: waitStarted.duration(to: .now), scheduled: delay)
                 run.observation?.waitEnded()
@@ -168,6 +156,5 @@ extension ApiProvider {
                 run.finishCancelled()
             }
         }
-        if !began { run.finishCancelled() }
     }
 }

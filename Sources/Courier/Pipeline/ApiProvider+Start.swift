@@ -73,6 +73,7 @@ extension ApiProvider {
             observation: observation,
             transfer: transfer,
             followsAttempts: !plugins.isEmpty,
+            mockClockAtStart: mockClockAtStart,
             deliver: deliver
         )
         if let observation { observation.began() }
@@ -83,7 +84,7 @@ extension ApiProvider {
                 }
             }
         }
-        attempt(1, of: run, mockClockAtStart: mockClockAtStart)
+        attempt(1, of: run)
     }
 
     /// The observation of a request about to start, in the caller's trace context. Kept out of `start`, which a

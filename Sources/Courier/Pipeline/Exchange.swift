@@ -27,4 +27,14 @@ struct Exchange: Sendable {
         self.head = head
         self.error = error
     }
+
+    /// The exchange of `request` with a transport's (or the mocks') answer: made here alone, whatever the door.
+    init(request: URLRequest, answer: Result<TransportResponse, any Error>) {
+        switch answer {
+        case .success(let response):
+            self.init(request: request, data: response.hasBody ? response.body : nil, head: response.head)
+        case .failure(let error):
+            self.init(request: request, error: error)
+        }
+    }
 }

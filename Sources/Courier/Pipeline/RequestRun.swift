@@ -22,6 +22,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// Where the body goes and who hears of progress, for a download, a stream or a request with progress reports.
     let transfer: TransferPlan?
 
+    /// A mocked provider's scheduler clock when the request entered the pipeline (with a delay only): the first
+    /// sending's mocked answer is due a delay after it.
+    let mockClockAtStart: Duration?
+
     private struct Progress {
         var firstSentAt: ContinuousClock.Instant?
         var retriesRequested: [ObjectIdentifier: Int] = [:]
@@ -41,8 +45,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         observation: RequestObservation?,
         transfer: TransferPlan? = nil,
         followsAttempts: Bool,
+        mockClockAtStart: Duration? = nil,
         deliver: ExchangeDelivery
     ) {
+        self.mockClockAtStart = mockClockAtStart
         progress = followsAttempts ? Locked(Progress()) : nil
         self.observation = observation
         self.transfer = transfer
@@ -73,14 +79,17 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
 
     /// Takes the transport's answer to the request as built, for a provider without plugins: nothing judges it, and
     /// the transport's completion captures this run alone.
-    func received(_ result: Result<TransportResponse, any Error>) {
-        let exchange =
-            switch result {
-            case .success(let answer): Exchange(request: request, data: answer.body, head: answer.head)
-            case .failure(let error): Exchange(request: request, error: error)
-            }
+    func received(_ answer: Result<TransportResponse, any Error>) {
+        let exchange = Exchange(request: request, answer: answer)
         guard let deliveryQueue else { return finish(exchange) }
         deliveryQueue.async { self.finish(exchange) }
+    }
+
+    /// Hands a sending's outcome to `judge` where outcomes are delivered: on the delivery queue, or where it came
+    /// (a mocked answer, inside its scheduler).
+    func handOver(_ exchange: Exchange, to judge: @escaping @Sendable (Exchange) -> Void) {
+        guard let deliveryQueue else { return judge(exchange) }
+        deliveryQueue.async { judge(exchange) }
     }
 
     /// Ends the request as cancelled, where its outcome is delivered.
@@ -88,6 +97,12 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         let exchange = Exchange(request: request ?? self.request, error: URLError(.cancelled))
         guard let deliveryQueue else { return finish(exchange) }
         deliveryQueue.async { self.finish(exchange) }
+    }
+
+    /// Begins a step of the request (a sending, the plugins' hooks, a wait) with the action that cancels it, unless
+    /// the request was cancelled first: then it ends as cancelled, with `request` as the one it was about to send.
+    func step(_ request: URLRequest? = nil, _ begin: () -> @Sendable () -> Void) {
+        if !handle.step(begin) { finishCancelled(request) }
     }
 
     /// Notes that a sending starts now.

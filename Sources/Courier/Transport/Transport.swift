@@ -95,19 +95,24 @@ public struct TransportResponse: Sendable {
     /// The body, after any decompression the transport does.
     public let body: Data
 
+    /// Whether there was a body at all: a mock without one reaches the plugins as `nil`, as in Microya.
+    let hasBody: Bool
+
     /// The response, with its status and headers; one made from parts is made on first use (and `nil` only if
     /// Foundation refuses those parts).
     public var response: HTTPURLResponse? { head.response as? HTTPURLResponse }
 
-    init(head: ResponseHead, body: Data) {
+    init(head: ResponseHead, body: Data, hasBody: Bool = true) {
         self.head = head
         self.body = body
+        self.hasBody = hasBody
     }
 
     /// Creates a response from one that exists already.
     public init(response: HTTPURLResponse, body: Data) {
         head = ResponseHead(response)
         self.body = body
+        hasBody = true
     }
 
     /// Creates a response from its parts, made into an `HTTPURLResponse` only if something asks for it: a transport
@@ -122,12 +127,14 @@ public struct TransportResponse: Sendable {
     public init(url: URL, statusCode: Int, httpVersion: String, headerFields: [String: String], body: Data) {
         head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
         self.body = body
+        hasBody = true
     }
 
     /// A response whose header fields stay as the transport holds them until something asks for them.
     package init(url: URL, statusCode: Int, httpVersion: String, fields: some HeaderFieldSource, body: Data) {
         head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: fields)
         self.body = body
+        hasBody = true
     }
 }
 
