@@ -140,7 +140,7 @@ public final class AsyncHTTPClientTransport: Transport {
         task.futureResult.whenComplete { collecting.complete($0) }
         if let timeout = options.timeout {
             // Weakly: an exchange that ended lets its delegate, and what its completion holds, go before the timer fires.
-            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) { [weak collecting] in
+            options.timer.schedule(after: timeout) { [weak collecting] in
                 collecting?.timeOut()
             }
         }
@@ -170,7 +170,7 @@ public final class AsyncHTTPClientTransport: Transport {
             )
         }
         if let timeout = options.timeout {
-            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
+            options.timer.schedule(after: timeout) {
                 if outcome.deliver(.failure(URLError(.timedOut))) { task.cancel() }
             }
         }

@@ -46,6 +46,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// What answers the requests: the network, or the mocks.
     let carrier: Carrier
 
+    /// What times the requests (an endpoint's timeout, a download's or a stream's), or `nil` for real time.
+    let scheduler: (any Scheduler)?
+
     /// The base URL parsed last, reused by the next request with the same one.
     let baseUrls = BaseUrlCache()
 
@@ -69,15 +72,19 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - sessionConfiguration: The configuration of the provider's own `URLSession`. The default, a fresh
     ///     `.ephemeral` configuration, keeps cookies, credentials and cache in memory and to this provider
     ///     alone; pass a configuration that uses shared storage to share it.
+    ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's): `nil` for real
+    ///     time; a ``TestScheduler`` makes a test's timeouts virtual, over the network too.
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
-        sessionConfiguration: URLSessionConfiguration = .ephemeral
+        sessionConfiguration: URLSessionConfiguration = .ephemeral,
+        scheduler: (any Scheduler)? = nil
     ) {
         self.init(
             baseUrl: baseUrl,
             plugins: plugins,
-            carrier: .network(URLSessionTransport(configuration: sessionConfiguration))
+            carrier: .network(URLSessionTransport(configuration: sessionConfiguration)),
+            scheduler: scheduler
         )
     }
 
@@ -87,8 +94,14 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - baseUrl: Overrides every endpoint's base URL; `nil` keeps the endpoints' own.
     ///   - plugins: Called for every request, in this order.
     ///   - transport: Carries the requests to the server and back.
-    public convenience init(baseUrl: URL? = nil, plugins: [Plugin<EndpointType>] = [], transport: any Transport) {
-        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .network(transport))
+    ///   - scheduler: What times the requests: `nil` for real time; a ``TestScheduler`` makes them virtual.
+    public convenience init(
+        baseUrl: URL? = nil,
+        plugins: [Plugin<EndpointType>] = [],
+        transport: any Transport,
+        scheduler: (any Scheduler)? = nil
+    ) {
+        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .network(transport), scheduler: scheduler)
     }
 
     /// Creates a provider whose requests are answered by `mockingBehavior` instead of the network, as in Microya.
@@ -112,7 +125,8 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.init(baseUrl: baseUrl, plugins: plugins, carrier: .mocks(mockingBehavior))
     }
 
-    private init(baseUrl: URL?, plugins: [Plugin<EndpointType>], carrier: Carrier) {
+    private init(baseUrl: URL?, plugins: [Plugin<EndpointType>], carrier: Carrier, scheduler: (any Scheduler)? = nil) {
+        self.scheduler = scheduler
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.observers = plugins.compactMap { $0 as? any RequestObserver }

@@ -79,7 +79,8 @@ extension ApiProvider {
             bodyFile: run.bodyFile?.url,
             timeout: run.endpoint.timeout,
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
-            tls: run.endpoint.tls
+            tls: run.endpoint.tls,
+            scheduler: scheduler
         )
         // Without plugins the request sent is the one built and nothing judges the answer: the completion holds the
         // run alone, one closure context fewer per request.

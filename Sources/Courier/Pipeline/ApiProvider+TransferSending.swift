@@ -32,6 +32,7 @@ extension ApiProvider {
             uploadSize: uploadSize,
             collectLimit: run.endpoint.maximumResponseBodySize,
             mocked: mocked,
+            timer: TransportOptions(scheduler: scheduler).timer,
             deliver: { exchange in run.handOver(exchange, to: judge) }
         )
         var uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
@@ -44,7 +45,8 @@ extension ApiProvider {
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
             responseBodyReceiver: receiver,
             uploadProgress: uploadProgress,
-            tls: run.endpoint.tls
+            tls: run.endpoint.tls,
+            scheduler: scheduler
         )
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
         // A mocked answer comes on the scheduler's time: real-time timeouts would cut it short.

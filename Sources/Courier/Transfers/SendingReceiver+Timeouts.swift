@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A file's or a stream's timeouts, which the receiver keeps instead of the transport: the endpoint's timeout counts
-/// between two parts of the body there, not to the last byte.
+/// A file's or a stream's timeouts, which the receiver keeps instead of the transport (the endpoint's timeout counts
+/// between two parts of the body there, not to the last byte), on the provider's scheduler.
 extension SendingReceiver {
     /// Once the transport's cancel action is known: a stop asked for before then is carried out now.
     /// - Parameter keepingTime: Whether the idle and overall timeouts run (not for a mocked answer, which comes on
@@ -19,7 +19,7 @@ extension SendingReceiver {
         guard keepingTime else { return }
         watchIdle()
         if let overall = plan.overallTimeout {
-            DispatchQueueScheduler(queue: .global()).schedule(after: overall) { [weak self] in
+            timer.schedule(after: overall) { [weak self] in
                 self?.stop(because: URLError(.timedOut))
             }
         }
@@ -29,15 +29,15 @@ extension SendingReceiver {
     /// not count as the server's silence.
     private func watchIdle(after delay: Duration? = nil) {
         guard let timeout = plan.idleTimeout else { return }
-        DispatchQueueScheduler(queue: .global()).schedule(after: delay ?? timeout) { [weak self] in
+        timer.schedule(after: delay ?? timeout) { [weak self] in
             guard let self else { return }
             let (ended, lastActivity, buffer) = state.withLock {
-                state -> (Bool, ContinuousClock.Instant, ChunkBuffer?) in
+                state -> (Bool, Duration, ChunkBuffer?) in
                 if case .streaming(let buffer) = state.phase { return (state.ended, state.lastActivity, buffer) }
                 return (state.ended, state.lastActivity, nil)
             }
             guard !ended else { return }
-            let quiet = lastActivity.duration(to: .now)
+            let quiet = timer.now - lastActivity
             if quiet >= timeout && buffer?.isHoldingBack != true {
                 stop(because: URLError(.timedOut))
             } else {

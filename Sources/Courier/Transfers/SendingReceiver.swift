@@ -15,6 +15,8 @@ final class SendingReceiver: ResponseBodyReceiver {
     private let collectLimit: Int
     /// A mocked answer: its file is written on the scheduler's thread, before the scheduler's `advance` returns.
     private let mocked: Bool
+    /// What runs a file's or a stream's timeouts: the provider's scheduler, or real time.
+    let timer: any Scheduler
     private let deliver: @Sendable (Exchange) -> Void
 
     enum Phase {
@@ -30,7 +32,8 @@ final class SendingReceiver: ResponseBodyReceiver {
         /// Why Courier stopped the exchange (a timeout, a size limit, the caller); wins over what the transport says.
         var stopReason: Error?
         var cancelTransport: (@Sendable () -> Void)?
-        var lastActivity = ContinuousClock.now
+        /// When something last arrived, on ``timer``'s clock.
+        var lastActivity = Duration.zero
         var ended = false
     }
 
@@ -43,9 +46,12 @@ final class SendingReceiver: ResponseBodyReceiver {
         uploadSize: Int64?,
         collectLimit: Int,
         mocked: Bool,
+        timer: any Scheduler,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
         self.mocked = mocked
+        self.timer = timer
+        state.withLock { $0.lastActivity = timer.now }
         self.plan = plan
         self.request = request
         self.uploadSize = uploadSize
@@ -94,10 +100,11 @@ final class SendingReceiver: ResponseBodyReceiver {
         } else if let expected, expected > Int64(collectLimit) {
             throw ResponseBodyTooLargeError(limit: collectLimit)
         }
+        let now = timer.now
         state.withLock { state in
             state.phase = phase
             state.head = head
-            state.lastActivity = .now
+            state.lastActivity = now
         }
         plan.downloadMeter?.restart(at: offset, expected: expected.map { $0 + offset })
         if case .streaming = phase {
@@ -109,8 +116,9 @@ final class SendingReceiver: ResponseBodyReceiver {
     }
 
     func receive(_ part: Data, readMore: @escaping @Sendable () -> Void) throws {
+        let now = timer.now
         let phase = try state.withLock { state -> Phase in
-            state.lastActivity = .now
+            state.lastActivity = now
             if case .collecting(var body) = state.phase {
                 guard body.count + part.count <= collectLimit else {
                     throw ResponseBodyTooLargeError(limit: collectLimit)

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// what came back. For the same failure every transport reports the same error, so that callers get the same
 /// ``ApiError`` whatever carries their requests:
 /// - `URLError(.cannotConnectToHost)` when the connection is refused;
-/// - `URLError(.timedOut)` when ``TransportOptions/timeout`` passes before the last byte of the answer;
+/// - `URLError(.timedOut)` when ``TransportOptions/timeout`` passes before the last byte of the answer, on
+///   ``TransportOptions/scheduler`` (``TransportOptions/timer``);
 /// - `URLError(.cancelled)` when the returned cancel action runs, at once;
 /// - `URLError(.networkConnectionLost)` when the connection is reset or closes in the middle of the answer (or
 ///   `URLError(.unknown)` where the transport gives no more to tell it by, as libcurl sometimes does);
@@ -62,6 +63,9 @@ public struct TransportOptions: Sendable {
     /// The endpoint's TLS options, which replace the transport's own; `nil` for the transport's. A transport that
     /// cannot apply them fails the request with ``InvalidRequestError`` before sending anything.
     public var tls: TLSOptions?
+    /// The clock that runs ``timeout``, or `nil` for real time: a provider made with a scheduler passes it here, so
+    /// that a ``TestScheduler``'s virtual time times the exchange.
+    public var scheduler: (any Scheduler)?
 
     /// Creates options.
     /// - Parameters:
@@ -71,20 +75,30 @@ public struct TransportOptions: Sendable {
     ///   - responseBodyReceiver: Where the body goes part by part, or `nil` to collect it.
     ///   - uploadProgress: Told how much of the request body has been sent, or `nil`.
     ///   - tls: TLS options replacing the transport's, or `nil`.
+    ///   - scheduler: The clock that runs the timeout, or `nil` for real time.
     public init(
         bodyFile: URL? = nil,
         timeout: Duration? = nil,
         maximumResponseBodySize: Int = .max,
         responseBodyReceiver: (any ResponseBodyReceiver)? = nil,
         uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
-        tls: TLSOptions? = nil
+        tls: TLSOptions? = nil,
+        scheduler: (any Scheduler)? = nil
     ) {
+        self.scheduler = scheduler
         self.bodyFile = bodyFile
         self.timeout = timeout
         self.maximumResponseBodySize = maximumResponseBodySize
         self.responseBodyReceiver = responseBodyReceiver
         self.uploadProgress = uploadProgress
         self.tls = tls
+    }
+}
+
+extension TransportOptions {
+    /// What runs the timeout: ``scheduler``, or real time on a global queue. Every timer of a request is made here.
+    public var timer: any Scheduler {
+        scheduler ?? DispatchQueueScheduler(queue: .global(qos: .userInitiated))
     }
 }
 

@@ -84,7 +84,7 @@ public final class URLSessionTransport: Transport {
         // transport's session with its connections, alive until then.
         let identifier = task.taskIdentifier
         if let timeout = options.timeout {
-            DispatchQueueScheduler(queue: .global(qos: .userInitiated)).schedule(after: timeout) {
+            options.timer.schedule(after: timeout) {
                 delegate.stop(taskIdentifier: identifier, because: URLError(.timedOut))
             }
         }

@@ -31,18 +31,22 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         baseUrl: URL?,
         plugins: [Plugin<EndpointType>] = [],
         connectTimeoutSeconds: Int64 = 60,
+        scheduler: (any Scheduler)? = nil,
         _ body: (ApiProvider<EndpointType>) async throws -> Result
     ) async throws -> Result {
         switch self {
         case .urlSession:
-            return try await body(ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: URLSessionTransport()))
+            return try await body(
+                ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: URLSessionTransport(), scheduler: scheduler)
+            )
         case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
             configuration.timeout.connect = .seconds(connectTimeoutSeconds)
             configuration.connectionPool.retryConnectionEstablishment = false
             return try await withHTTPClient(configuration) { client in
-                try await body(
-                    ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: AsyncHTTPClientTransport(client: client))
+                let transport = AsyncHTTPClientTransport(client: client)
+                return try await body(
+                    ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: transport, scheduler: scheduler)
                 )
             }
         }
