@@ -37,8 +37,9 @@ extension ApiProvider {
         }
     }
 
-    /// Hands the request to the network or the mocks, unless it was cancelled first: the one place that tells them
-    /// apart.
+    /// Hands the request to the network or the mocks, unless it was cancelled first: the one place that sends to
+    /// them differently. (`start` only asks whether the provider is mocked: for the body kept in memory, where
+    /// answers are delivered and when a mocked delay starts.)
     private func send(_ request: URLRequest, number: Int, of run: RequestRun<EndpointType>) {
         let sentAt = ContinuousClock.now
         // Only the plugins' `Attempt` reports times.

@@ -48,12 +48,13 @@ extension ApiProvider {
     ) {
         // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
         // test advancing the scheduler from another thread) is not added to it.
+        let mocks = mockingBehavior
         var mockClockAtStart: Duration?
-        if case .mocks(let behavior) = carrier, behavior.delay != nil { mockClockAtStart = behavior.scheduler.now }
+        if let mocks, mocks.delay != nil { mockClockAtStart = mocks.scheduler.now }
         let built: RequestBuilder.Built
         // A mocked request never reaches a transport: its body stays in memory, where mocks and plugins can see it,
         // and no temporary file is written that nothing would read.
-        let purpose: RequestBuilder.Purpose = mockingBehavior == nil ? .sending : .inspecting
+        let purpose: RequestBuilder.Purpose = mocks == nil ? .sending : .inspecting
         switch prepare(endpoint, method: method, headers: transfer?.headers ?? [:], purpose: purpose) {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
@@ -69,7 +70,8 @@ extension ApiProvider {
             endpoint: endpoint,
             built: built,
             handle: handle,
-            deliveryQueue: mockingBehavior == nil ? deliveryQueue : nil,
+            // A mocked answer is delivered where its scheduler runs it.
+            deliveryQueue: mocks == nil ? deliveryQueue : nil,
             observation: observation,
             transfer: transfer,
             followsAttempts: !plugins.isEmpty,

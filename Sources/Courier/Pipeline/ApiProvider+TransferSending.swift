@@ -26,28 +26,28 @@ extension ApiProvider {
         // A request without a body has no upload to report.
         if let uploadSize { plan.uploadMeter?.restart(at: 0, expected: uploadSize) }
         let mocked = mockingBehavior != nil
+        var uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
+        if let meter = plan.uploadMeter {
+            uploadProgress = { sent, expected in meter.set(completed: sent, expected: expected) }
+        }
+        var options = TransportOptions(
+            bodyFile: run.bodyFile?.url,
+            timeout: plan.transportTimeout(endpointTimeout: run.endpoint.timeout),
+            maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
+            uploadProgress: uploadProgress,
+            tls: run.endpoint.tls,
+            scheduler: scheduler
+        )
         let receiver = SendingReceiver(
             plan: plan,
             request: request,
             uploadSize: uploadSize,
             collectLimit: run.endpoint.maximumResponseBodySize,
             mocked: mocked,
-            timer: TransportOptions(scheduler: scheduler).timer,
+            timer: options.timer,
             deliver: { exchange in run.handOver(exchange, to: judge) }
         )
-        var uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
-        if let meter = plan.uploadMeter {
-            uploadProgress = { sent, expected in meter.set(completed: sent, expected: expected) }
-        }
-        let options = TransportOptions(
-            bodyFile: run.bodyFile?.url,
-            timeout: plan.transportTimeout(endpointTimeout: run.endpoint.timeout),
-            maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
-            responseBodyReceiver: receiver,
-            uploadProgress: uploadProgress,
-            tls: run.endpoint.tls,
-            scheduler: scheduler
-        )
+        options.responseBodyReceiver = receiver
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
         // A mocked answer comes on the scheduler's time: real-time timeouts would cut it short.
         receiver.attach(cancel: cancel, keepingTime: !mocked)

@@ -80,9 +80,7 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// Takes the transport's answer to the request as built, for a provider without plugins: nothing judges it, and
     /// the transport's completion captures this run alone.
     func received(_ answer: Result<TransportResponse, any Error>) {
-        let exchange = Exchange(request: request, answer: answer)
-        guard let deliveryQueue else { return finish(exchange) }
-        deliveryQueue.async { self.finish(exchange) }
+        finishWhereDelivered(Exchange(request: request, answer: answer))
     }
 
     /// Hands a sending's outcome to `judge` where outcomes are delivered: on the delivery queue, or where it came
@@ -94,7 +92,12 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
 
     /// Ends the request as cancelled, where its outcome is delivered.
     func finishCancelled(_ request: URLRequest? = nil) {
-        let exchange = Exchange(request: request ?? self.request, error: URLError(.cancelled))
+        finishWhereDelivered(Exchange(request: request ?? self.request, error: URLError(.cancelled)))
+    }
+
+    /// ``finish(_:)`` on the delivery queue, or here when there is none. Not ``handOver(_:to:)`` with `finish`: that
+    /// would make a closure for every request.
+    private func finishWhereDelivered(_ exchange: Exchange) {
         guard let deliveryQueue else { return finish(exchange) }
         deliveryQueue.async { self.finish(exchange) }
     }

@@ -32,13 +32,13 @@ final class SendingReceiver: ResponseBodyReceiver {
         /// Why Courier stopped the exchange (a timeout, a size limit, the caller); wins over what the transport says.
         var stopReason: Error?
         var cancelTransport: (@Sendable () -> Void)?
-        /// When something last arrived, on ``timer``'s clock.
-        var lastActivity = Duration.zero
+        /// When something last arrived (at first, when the receiver was made), on ``timer``'s clock.
+        var lastActivity: Duration
         var ended = false
     }
 
     /// Internal for the timeouts (`SendingReceiver+Timeouts.swift`).
-    let state = Locked(State())
+    let state: Locked<State>
 
     init(
         plan: TransferPlan,
@@ -51,7 +51,7 @@ final class SendingReceiver: ResponseBodyReceiver {
     ) {
         self.mocked = mocked
         self.timer = timer
-        state.withLock { $0.lastActivity = timer.now }
+        state = Locked(State(lastActivity: timer.now))
         self.plan = plan
         self.request = request
         self.uploadSize = uploadSize
