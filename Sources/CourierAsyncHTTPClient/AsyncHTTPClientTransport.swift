@@ -159,6 +159,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let limit = options.maximumResponseBodySize
         let delegate = StreamingDelegate(
             url: outgoing.url,
+            method: outgoing.method,
             options: options,
             uploadSize: Courier.uploadSize(of: request, bodyFile: options.bodyFile),
             bodyEnd: bodyEnd

@@ -17,10 +17,8 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     typealias Response = TransportResponse
 
     private let url: URL
-    /// The limit as the endpoint gave it, for the error.
+    /// The limit as the endpoint gave it.
     private let limit: Int
-    /// The limit as far as a `ByteBuffer` can hold (4 GiB).
-    private let collectable: Int
     private let isHead: Bool
     private let bodyEnd: RequestBodyEnd?
     private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -46,7 +44,6 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     ) {
         self.url = url
         self.limit = limit
-        collectable = min(limit, Int(UInt32.max))
         isHead = method == .HEAD
         self.bodyEnd = bodyEnd
         self.completion = completion
@@ -92,10 +89,8 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         return task
     }
 
-    /// Whether the outcome was delivered: whatever still arrives is not kept.
-    private var hasEnded: Bool {
-        state.withLockedValue { $0.ended }
-    }
+    /// What a `ByteBuffer` can hold: 4 GiB.
+    private static let room = Int(UInt32.max)
 
     /// Every head, a redirect's too (which the client follows without handing it on): with a status of 300 or more,
     /// a streamed body's end is not waited for.
@@ -105,10 +100,12 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        if !isHead, let announced = head.headers.first(name: "Content-Length").flatMap({ Int($0) }),
-            announced > collectable
-        {
-            return task.eventLoop.makeFailedFuture(ResponseBodyTooLargeError(limit: limit))
+        if !isHead, let announced = head.headers.first(name: "Content-Length").flatMap({ Int64($0) }) {
+            do {
+                try BodyCollector.check(announced: announced, limit: limit, room: Self.room)
+            } catch {
+                return task.eventLoop.makeFailedFuture(error)
+            }
         }
         let ended = state.withLockedValue { state in
             if !state.ended { state.head = head }
@@ -120,24 +117,31 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        let fits = state.withLockedValue { state in
+        let refusal = state.withLockedValue { state -> (any Error)? in
             // Cancelled or timed out: the rest of the body goes nowhere.
-            guard !state.ended else { return false }
+            guard !state.ended else { return HTTPClientError.cancelled }
+            // BodyCollector's rule, on a `ByteBuffer`: the parts are the client's own buffers, kept without a copy.
+            do {
+                try BodyCollector.check(
+                    holding: state.body?.readableBytes ?? 0,
+                    adding: part.readableBytes,
+                    limit: limit,
+                    room: Self.room
+                )
+            } catch {
+                return error
+            }
             guard var body = state.body else {
                 state.body = part
-                return part.readableBytes <= collectable
+                return nil
             }
-            guard body.readableBytes + part.readableBytes <= collectable else { return false }
             // Out of the state while it grows, so that the buffer is not copied for being referenced twice.
             state.body = nil
             body.writeImmutableBuffer(part)
             state.body = body
-            return true
+            return nil
         }
-        guard fits else {
-            let error: any Error = hasEnded ? HTTPClientError.cancelled : ResponseBodyTooLargeError(limit: limit)
-            return task.eventLoop.makeFailedFuture(error)
-        }
+        if let refusal { return task.eventLoop.makeFailedFuture(refusal) }
         return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
     }
 

@@ -16,27 +16,28 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
     private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
     private let uploadSize: Int64?
     private let bodyEnd: RequestBodyEnd?
-    private let maximumBodySize: Int
+    private let isHead: Bool
 
     private struct State {
         var sent: Int64 = 0
         var head: HTTPResponseHead?
         var fields: [String: String] = [:]
         /// Without a receiver: the body, collected up to the limit.
-        var body = Data()
+        var body: BodyCollector
         /// What the receiver threw, delivered as it is rather than as a transport error.
         var receiverError: (any Error)?
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
 
-    init(url: URL, options: TransportOptions, uploadSize: Int64?, bodyEnd: RequestBodyEnd?) {
+    init(url: URL, method: HTTPMethod, options: TransportOptions, uploadSize: Int64?, bodyEnd: RequestBodyEnd?) {
         self.url = url
+        isHead = method == .HEAD
         receiver = options.responseBodyReceiver
         uploadProgress = options.uploadProgress
         self.uploadSize = uploadSize
         self.bodyEnd = bodyEnd
-        maximumBodySize = options.maximumResponseBodySize
+        state = NIOLockedValueBox(State(body: BodyCollector(limit: options.maximumResponseBodySize)))
     }
 
     func didSendRequestPart(task: HTTPClient.Task<TransportResponse>, _ part: IOData) {
@@ -61,11 +62,13 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
             // As URLSession does: repeated fields joined with commas.
             fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
-        state.withLockedValue { state in
-            state.head = head
-            state.fields = fields
-        }
+        let announced = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
         do {
+            try state.withLockedValue { state in
+                state.head = head
+                state.fields = fields
+                if receiver == nil { try state.body.expect(announced: announced, isHead: isHead) }
+            }
             try receiver?.receiveHead(statusCode: Int(head.status.code), headerFields: fields)
         } catch {
             fail(task, because: error)
@@ -75,12 +78,15 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard let receiver else {
-            let tooLarge = state.withLockedValue { state -> Bool in
-                guard state.body.count + buffer.readableBytes <= maximumBodySize else { return true }
-                state.body.append(contentsOf: buffer.readableBytesView)
-                return false
+            let tooLarge = state.withLockedValue { state -> (any Error)? in
+                do {
+                    try buffer.withUnsafeReadableBytes { try state.body.append(contentsOf: $0) }
+                    return nil
+                } catch {
+                    return error
+                }
             }
-            if tooLarge { task.fail(reason: ResponseBodyTooLargeError(limit: maximumBodySize)) }
+            if let tooLarge { task.fail(reason: tooLarge) }
             return bodyEnd.holding(task.eventLoop.makeSucceededVoidFuture())
         }
         let readMore = task.eventLoop.makePromise(of: Void.self)
@@ -104,7 +110,7 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {
-        let (head, fields, body) = state.withLockedValue { ($0.head, $0.fields, $0.body) }
+        let (head, fields, body) = state.withLockedValue { ($0.head, $0.fields, $0.body.body) }
         guard let head else { throw URLError(.badServerResponse) }
         return TransportResponse(
             url: url,

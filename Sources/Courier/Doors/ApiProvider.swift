@@ -49,6 +49,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// What times the requests (an endpoint's timeout, a download's or a stream's), or `nil` for real time.
     let scheduler: (any Scheduler)?
 
+    /// Steps in front of the carrier that may answer without it or change its answer (see ``AnswerStep``).
+    let answerSteps: [any AnswerStep<EndpointType>]
+
     /// The base URL parsed last, reused by the next request with the same one.
     let baseUrls = BaseUrlCache()
 
@@ -125,8 +128,35 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.init(baseUrl: baseUrl, plugins: plugins, carrier: .mocks(mockingBehavior))
     }
 
-    private init(baseUrl: URL?, plugins: [Plugin<EndpointType>], carrier: Carrier, scheduler: (any Scheduler)? = nil) {
+    /// Creates a provider whose sendings go through `answerSteps` before the mocks of `mockingBehavior` when it is
+    /// given, else before `transport` (a ``URLSessionTransport`` of its own by default): for the products and tests
+    /// that build on the answer-step seam.
+    package convenience init(
+        baseUrl: URL? = nil,
+        plugins: [Plugin<EndpointType>] = [],
+        transport: (any Transport)? = nil,
+        mockingBehavior: MockingBehavior<EndpointType>? = nil,
+        scheduler: (any Scheduler)? = nil,
+        answerSteps: [any AnswerStep<EndpointType>]
+    ) {
+        self.init(
+            baseUrl: baseUrl,
+            plugins: plugins,
+            carrier: mockingBehavior.map { .mocks($0) } ?? .network(transport ?? URLSessionTransport()),
+            scheduler: scheduler,
+            answerSteps: answerSteps
+        )
+    }
+
+    private init(
+        baseUrl: URL?,
+        plugins: [Plugin<EndpointType>],
+        carrier: Carrier,
+        scheduler: (any Scheduler)? = nil,
+        answerSteps: [any AnswerStep<EndpointType>] = []
+    ) {
         self.scheduler = scheduler
+        self.answerSteps = answerSteps
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.observers = plugins.compactMap { $0 as? any RequestObserver }

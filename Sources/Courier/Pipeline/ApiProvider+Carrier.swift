@@ -4,4 +4,32 @@ extension ApiProvider {
         case network(any Transport)
         case mocks(MockingBehavior<EndpointType>)
     }
+
+    /// The one place that tells the network and the mocks apart: what carries sending number `number` of `run`,
+    /// behind the provider's answer steps.
+    func carrier(for run: RequestRun<EndpointType>, number: Int) -> any Transport {
+        var transport: any Transport
+        switch carrier {
+        case .network(let network):
+            transport = network
+        case .mocks(let behavior):
+            // A mocked answer's delay counts from the request's start, not from a retry's.
+            let startedAt = number == 1 ? run.mockClockAtStart : nil
+            transport = MockTransport(behavior: behavior, endpoint: run.endpoint, startedAt: startedAt)
+        }
+        for step in answerSteps.reversed() {
+            transport = SteppedTransport(step: step, endpoint: run.endpoint, next: transport)
+        }
+        return transport
+    }
+
+    /// What runs a request's timers (timeouts, retry waits without a scheduler of their own), or `nil` for real
+    /// time: the provider's scheduler over the network, the behavior's for the mocks, whose answers come on that
+    /// scheduler's time.
+    var clock: (any Scheduler)? {
+        switch carrier {
+        case .network: scheduler
+        case .mocks(let behavior): behavior.scheduler
+        }
+    }
 }

@@ -37,9 +37,8 @@ extension ApiProvider {
         }
     }
 
-    /// Hands the request to the network or the mocks, unless it was cancelled first: the one place that sends to
-    /// them differently. (`start` only asks whether the provider is mocked: for the body kept in memory, where
-    /// answers are delivered and when a mocked delay starts.)
+    /// Hands the request to its carrier (``carrier(for:number:)``: the network or the mocks, behind any answer
+    /// steps), unless it was cancelled first.
     private func send(_ request: URLRequest, number: Int, of run: RequestRun<EndpointType>) {
         let sentAt = ContinuousClock.now
         // Only the plugins' `Attempt` reports times.
@@ -53,35 +52,30 @@ extension ApiProvider {
             judgeAnswer = { @Sendable [self] exchange in judge(exchange, number: number, sentAt: sentAt, of: run) }
         }
         run.step(request) {
-            switch carrier {
-            case .network(let transport):
-                return send(request, over: transport, of: run, judge: judgeAnswer)
-            case .mocks(let behavior):
-                // A mocked answer's delay counts from the request's start, not from a retry's.
-                let startedAt = number == 1 ? run.mockClockAtStart : nil
-                let mocks = MockTransport(behavior: behavior, endpoint: run.endpoint, startedAt: startedAt)
-                return send(request, over: mocks, of: run, judge: judgeAnswer)
-            }
+            send(request, over: carrier(for: run, number: number), timedBy: clock, of: run, judge: judgeAnswer)
         }
     }
 
     /// One sending over a carrier: the body collected in memory, or, for a transfer, handed to its receiver.
-    /// - Parameter judge: Where the answer goes, or `nil` for a provider without plugins, where nothing judges it.
+    /// - Parameters:
+    ///   - clock: What runs the sending's timers, or `nil` for real time.
+    ///   - judge: Where the answer goes, or `nil` for a provider without plugins, where nothing judges it.
     private func send(
         _ request: URLRequest,
         over transport: any Transport,
+        timedBy clock: (any Scheduler)?,
         of run: RequestRun<EndpointType>,
         judge: (@Sendable (Exchange) -> Void)?
     ) -> @Sendable () -> Void {
         if let plan = run.transfer, let judge {
-            return sendTransfer(request, plan: plan, over: transport, of: run, judge: judge)
+            return sendTransfer(request, plan: plan, over: transport, timedBy: clock, of: run, judge: judge)
         }
         let options = TransportOptions(
             bodyFile: run.bodyFile?.url,
             timeout: run.endpoint.timeout,
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
             tls: run.endpoint.tls,
-            scheduler: scheduler
+            scheduler: clock
         )
         // Without plugins the request sent is the one built and nothing judges the answer: the completion holds the
         // run alone, one closure context fewer per request.
@@ -126,7 +120,13 @@ extension ApiProvider {
                     run.noteRetry(requestedBy: plugin)
                     let requester = PluginFailure.name(of: plugin)
                     run.observation?.retryScheduled(requestedBy: requester, delay: delay)
-                    retry(number + 1, of: run, after: delay, on: scheduler, requestedBy: requester)
+                    retry(
+                        number + 1,
+                        of: run,
+                        after: delay,
+                        on: scheduler ?? clock ?? DispatchQueueScheduler(queue: .global(qos: .userInitiated)),
+                        requestedBy: requester
+                    )
                 }
             }
             return {

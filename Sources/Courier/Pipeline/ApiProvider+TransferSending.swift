@@ -12,6 +12,7 @@ extension ApiProvider {
         _ request: URLRequest,
         plan: TransferPlan,
         over transport: any Transport,
+        timedBy clock: (any Scheduler)?,
         of run: RequestRun<EndpointType>,
         judge: @escaping @Sendable (Exchange) -> Void
     ) -> @Sendable () -> Void {
@@ -25,7 +26,6 @@ extension ApiProvider {
         let uploadSize = Courier.uploadSize(of: request, bodyFile: run.bodyFile?.url)
         // A request without a body has no upload to report.
         if let uploadSize { plan.uploadMeter?.restart(at: 0, expected: uploadSize) }
-        let mocked = mockingBehavior != nil
         var uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
         if let meter = plan.uploadMeter {
             uploadProgress = { sent, expected in meter.set(completed: sent, expected: expected) }
@@ -36,21 +36,19 @@ extension ApiProvider {
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
             uploadProgress: uploadProgress,
             tls: run.endpoint.tls,
-            scheduler: scheduler
+            scheduler: clock
         )
         let receiver = SendingReceiver(
             plan: plan,
             request: request,
             uploadSize: uploadSize,
             collectLimit: run.endpoint.maximumResponseBodySize,
-            mocked: mocked,
             timer: options.timer,
             deliver: { exchange in run.handOver(exchange, to: judge) }
         )
         options.responseBodyReceiver = receiver
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
-        // A mocked answer comes on the scheduler's time: real-time timeouts would cut it short.
-        receiver.attach(cancel: cancel, keepingTime: !mocked)
+        receiver.attach(cancel: cancel)
         // Through the receiver, so that a head arriving after the cancellation opens no file.
         return { receiver.stop(because: URLError(.cancelled)) }
     }

@@ -46,10 +46,12 @@ public enum AttemptDecision: Sendable {
     /// Go on: the next plugin decides, or, after the last one, the answer is decoded and delivered.
     case proceed
 
-    /// Send the request again once `delay` has passed on `scheduler` (real time by default; a ``TestScheduler``
-    /// in tests), starting at every plugin's ``Plugin/prepare(_:endpoint:)``. A delay of zero sends it again at
-    /// once. Cancelling the request while it waits ends the wait.
-    case retry(after: Duration = .zero, on: any Scheduler = DispatchQueueScheduler())
+    /// Send the request again once `delay` has passed on `scheduler`, starting at every plugin's
+    /// ``Plugin/prepare(_:endpoint:)``. Without a scheduler of its own the wait runs on the request's clock: the
+    /// provider's scheduler (real time if it has none), or for a mocked provider its behavior's, so that a
+    /// ``TestScheduler`` given there times the retries too. A delay of zero sends it again at once. Cancelling the
+    /// request while it waits ends the wait.
+    case retry(after: Duration = .zero, on: (any Scheduler)? = nil)
 
     /// End the request with ``ApiError/pluginFailed(plugin:error:)`` naming the plugin and `error`.
     case fail(any Error)

@@ -24,7 +24,7 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
     /// The policy the plugin follows.
     public let policy: RetryPolicy
 
-    private let scheduler: any Scheduler
+    private let scheduler: (any Scheduler)?
     private let retriesNonIdempotent: @Sendable (EndpointType) -> Bool
     private let randomFraction: @Sendable () -> Double
 
@@ -43,12 +43,13 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
     /// Creates the plugin.
     /// - Parameters:
     ///   - policy: When and how long to wait.
-    ///   - scheduler: What waits between sendings; real time by default.
+    ///   - scheduler: What waits between sendings; by default the request's clock (see
+    ///     ``AttemptDecision/retry(after:on:)``): the provider's scheduler, or real time.
     ///   - retriesNonIdempotent: Whether an endpoint with a method that is not idempotent may be retried.
     ///   - randomFraction: The source of jitter, a number in `0..<1`; a fixed one makes delays predictable.
     public init(
         policy: RetryPolicy = RetryPolicy(),
-        scheduler: any Scheduler = DispatchQueueScheduler(),
+        scheduler: (any Scheduler)? = nil,
         retriesNonIdempotent: @escaping @Sendable (EndpointType) -> Bool = { _ in false },
         randomFraction: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {

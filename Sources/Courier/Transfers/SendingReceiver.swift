@@ -13,15 +13,13 @@ final class SendingReceiver: ResponseBodyReceiver {
     private let request: URLRequest
     private let uploadSize: Int64?
     private let collectLimit: Int
-    /// A mocked answer: its file is written on the scheduler's thread, before the scheduler's `advance` returns.
-    private let mocked: Bool
     /// What runs a file's or a stream's timeouts: the provider's scheduler, or real time.
     let timer: any Scheduler
     private let deliver: @Sendable (Exchange) -> Void
 
     enum Phase {
         case waiting
-        case collecting(Data)
+        case collecting(BodyCollector)
         case writing(FileWriter)
         case streaming(ChunkBuffer)
     }
@@ -35,6 +33,9 @@ final class SendingReceiver: ResponseBodyReceiver {
         /// When something last arrived (at first, when the receiver was made), on ``timer``'s clock.
         var lastActivity: Duration
         var ended = false
+        /// The timeouts' scheduled work, cancelled when the exchange ends.
+        var idleTimer: ScheduledWork?
+        var overallTimer: ScheduledWork?
     }
 
     /// Internal for the timeouts (`SendingReceiver+Timeouts.swift`).
@@ -45,11 +46,9 @@ final class SendingReceiver: ResponseBodyReceiver {
         request: URLRequest,
         uploadSize: Int64?,
         collectLimit: Int,
-        mocked: Bool,
         timer: any Scheduler,
         deliver: @escaping @Sendable (Exchange) -> Void
     ) {
-        self.mocked = mocked
         self.timer = timer
         state = Locked(State(lastActivity: timer.now))
         self.plan = plan
@@ -70,11 +69,18 @@ final class SendingReceiver: ResponseBodyReceiver {
     // MARK: From the transport
 
     func receiveHead(statusCode: Int, headerFields: [String: String]) throws {
+        try receiveHead(statusCode: statusCode, headerFields: headerFields, whole: false)
+    }
+
+    /// - Parameter whole: The transport answered with the whole body at once (the mocks, a step that answers without
+    ///   the network, a transport that collects bodies itself): a file is then written on the calling thread, so
+    ///   that a mocked download is on disk when the scheduler's `advance` that answered it returns.
+    private func receiveHead(statusCode: Int, headerFields: [String: String], whole: Bool) throws {
         // Stopped already (cancelled, timed out): no file is opened, no stream handed over.
         if let reason = state.withLock({ $0.stopReason }) { throw reason }
         let url = request.url ?? URL(fileURLWithPath: "/")
         let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headerFields)
-        var phase = Phase.collecting(Data())
+        var phase = Phase.collecting(BodyCollector(limit: collectLimit))
         var offset: Int64 = 0
         var expected = HeaderFields.contentLength(in: headerFields)
         if (200..<300).contains(statusCode) {
@@ -83,13 +89,13 @@ final class SendingReceiver: ResponseBodyReceiver {
             if let uploadSize { plan.uploadMeter?.set(completed: uploadSize, expected: uploadSize) }
             switch plan.destination {
             case .memory:
-                if let expected, expected > Int64(collectLimit) { throw ResponseBodyTooLargeError(limit: collectLimit) }
+                break
             case .file(let download):
                 let writer = try download.open(
                     statusCode: statusCode,
                     headerFields: headerFields,
                     url: request.url,
-                    inline: mocked
+                    inline: whole
                 )
                 offset = writer.offset
                 expected = writer.expectedSize
@@ -97,8 +103,10 @@ final class SendingReceiver: ResponseBodyReceiver {
             case .stream:
                 phase = .streaming(ChunkBuffer(stop: { [weak self] in self?.stop(because: URLError(.cancelled)) }))
             }
-        } else if let expected, expected > Int64(collectLimit) {
-            throw ResponseBodyTooLargeError(limit: collectLimit)
+        }
+        if case .collecting(var body) = phase {
+            try body.expect(announced: expected)
+            phase = .collecting(body)
         }
         let now = timer.now
         state.withLock { state in
@@ -120,13 +128,10 @@ final class SendingReceiver: ResponseBodyReceiver {
         let phase = try state.withLock { state -> Phase in
             state.lastActivity = now
             if case .collecting(var body) = state.phase {
-                guard body.count + part.count <= collectLimit else {
-                    throw ResponseBodyTooLargeError(limit: collectLimit)
-                }
                 // Out of the state first, so that appending does not copy the body.
                 state.phase = .waiting
-                body.append(part)
-                state.phase = .collecting(body)
+                defer { state.phase = .collecting(body) }
+                try body.append(part)
             }
             return state.phase
         }
@@ -147,7 +152,7 @@ final class SendingReceiver: ResponseBodyReceiver {
         if case .success(let response) = result, let statusCode = response.head.statusCode, isWaiting {
             // A whole answer without a head before it: a mocked one, or a transport that collects bodies itself.
             do {
-                try receiveHead(statusCode: statusCode, headerFields: response.head.headerFields)
+                try receiveHead(statusCode: statusCode, headerFields: response.head.headerFields, whole: true)
                 if !response.body.isEmpty { try receive(response.body, readMore: {}) }
             } catch {
                 state.withLock { state in
@@ -155,10 +160,15 @@ final class SendingReceiver: ResponseBodyReceiver {
                 }
             }
         }
-        let (phase, stopReason) = state.withLock { state in
+        let (phase, stopReason, timers) = state.withLock { state in
             state.ended = true
-            return (state.phase, state.stopReason)
+            defer {
+                state.idleTimer = nil
+                state.overallTimer = nil
+            }
+            return (state.phase, state.stopReason, [state.idleTimer, state.overallTimer])
         }
+        for work in timers { work?.cancel() }
         let head: ResponseHead?
         let failure: Error?
         switch result {
@@ -179,7 +189,7 @@ final class SendingReceiver: ResponseBodyReceiver {
                 )
             )
         case .collecting(let body):
-            deliver(Exchange(request: request, data: failure == nil ? body : nil, head: head, error: failure))
+            deliver(Exchange(request: request, data: failure == nil ? body.body : nil, head: head, error: failure))
         case .writing(let writer):
             writer.close { writeError in
                 var exchange = Exchange(request: self.request, head: head, error: failure ?? writeError)

@@ -13,11 +13,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         /// identifier, as a task holds its session and must not outlive its request.
         let task: URLSessionTask
         let completion: Completion
-        let maximumBodySize: Int
         /// Takes the body instead of `body` when set.
         let receiver: (any ResponseBodyReceiver)?
         let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
-        var body = Data()
+        var body: BodyCollector
         var refusedAuthenticationChallenge = false
         /// The response as it reached `didReceive`, so that the end needs not ask the task (a queue hop and three
         /// allocations in FoundationNetworking).
@@ -33,9 +32,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let transfer = Transfer(
             task: task,
             completion: completion,
-            maximumBodySize: options.maximumResponseBodySize,
             receiver: options.responseBodyReceiver,
-            uploadProgress: options.uploadProgress
+            uploadProgress: options.uploadProgress,
+            body: BodyCollector(limit: options.maximumResponseBodySize)
         )
         transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
@@ -89,12 +88,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             stop(dataTask, because: MalformedResponse.error(problem, url: dataTask.originalRequest?.url))
             return
         }
-        let (limit, receiver) =
-            update(dataTask) { transfer in
-                transfer.response = response
-                return (transfer.maximumBodySize, transfer.receiver)
-            } ?? (.max, nil)
-        if let receiver {
+        let receiver = update(dataTask) { transfer in
+            transfer.response = response
+            return transfer.receiver
+        }
+        if let receiver = receiver ?? nil {
             do {
                 try receiver.receiveHead(
                     statusCode: http?.statusCode ?? 0,
@@ -107,16 +105,19 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             return
         }
-        // A length announced up front is refused before a byte of the body is read.
-        if response.expectedContentLength > Int64(limit), !isHead {
-            completionHandler(.cancel)
-            stop(dataTask, because: ResponseBodyTooLargeError(limit: limit))
-        } else {
-            // Room for the announced body at once: growing a large body by doubling would hold up to twice its size.
-            if response.expectedContentLength > 0, !isHead {
-                let announced = Int(response.expectedContentLength)
-                _ = update(dataTask) { $0.body.reserveCapacity(announced) }
+        let announced = response.expectedContentLength
+        let refused = update(dataTask) { transfer -> Error? in
+            do {
+                try transfer.body.expect(announced: announced, isHead: isHead)
+                return nil
+            } catch {
+                return error
             }
+        }
+        if let refused = refused ?? nil {
+            completionHandler(.cancel)
+            stop(dataTask, because: refused)
+        } else {
             completionHandler(.allow)
         }
     }
@@ -131,15 +132,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             return
         }
-        // Counted as delivered, i.e. after any decompression, so a small compressed body that inflates past the
-        // limit is refused too; the bytes past the limit are never kept.
         let tooLarge = update(dataTask) { transfer -> Error? in
-            guard transfer.body.count + data.count <= transfer.maximumBodySize else {
-                return ResponseBodyTooLargeError(limit: transfer.maximumBodySize)
-            }
             // The body is moved out of the dictionary with its transfer, so it is still the only reference: no copy.
-            transfer.body.append(data)
-            return nil
+            do {
+                try transfer.body.append(data)
+                return nil
+            } catch {
+                return error
+            }
         }
         if let tooLarge = tooLarge ?? nil { stop(dataTask, because: tooLarge) }
     }
@@ -151,7 +151,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // A 401 whose challenge this delegate refused ends as "cancelled"; the answer itself has arrived and is
         // what the caller must get.
         let error = transfer.refusedAuthenticationChallenge && response != nil ? nil : error
-        let body = error == nil ? transfer.body : nil
+        let body = error == nil ? transfer.body.body : nil
         transfer.completion(body, error == nil ? response : nil, error)
     }
 

@@ -55,4 +55,53 @@ import FoundationNetworking
             }
         }
     }
+
+    /// A retry's wait without a scheduler of its own runs on the provider's: the second sending goes out only once
+    /// the test scheduler has moved past the backoff.
+    @Test(arguments: TransportKind.allCases)
+    func aRetryWaitsOnTheProvidersScheduler(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let scheduler = TestScheduler()
+            let wait = Duration.seconds(30)
+            let retry = RetryPlugin<FreeEndpoint>(policy: RetryPolicy(initialDelay: wait, jitter: 0))
+            try await kind.withProvider(baseUrl: server.baseUrl, plugins: [retry], scheduler: scheduler) { provider in
+                let endpoint = FreeEndpoint(subpath: "flaky/wait-\(kind.rawValue)", queryParameters: ["failures": "1"])
+                async let result = provider.rawDataResponse(on: endpoint)
+                // The first answer (503) has come, and the wait for the second sending is on the test scheduler.
+                await server.waitForRequests(count: 1)
+                await scheduler.waitForPendingWork(count: 1)
+                #expect(await server.receivedRequests().count == 1)
+                await scheduler.advance(by: wait)
+                let body = try await result.get()
+                #expect(try JSONDecoder().decode([String: Int].self, from: body) == ["attempt": 2])
+                #expect(await server.receivedRequests().count == 2)
+            }
+        }
+    }
+
+    /// A mocked download keeps its timeouts as one over the network does, on the behavior's scheduler: an answer
+    /// due after the overall timeout does not arrive.
+    @Test func aMockedDownloadTimesOutOnTheBehaviorsScheduler() async throws {
+        try await TemporaryDirectory.with { directory in
+            let scheduler = TestScheduler()
+            let behavior = MockingBehavior<FreeEndpoint>(delay: .seconds(2 * 3_600), scheduler: scheduler) { _ in
+                MockedResponse(status: .ok, bodyData: Data("late".utf8))
+            }
+            let provider = ApiProvider(mockingBehavior: behavior)
+            let options = DownloadOptions(timeout: Self.hour)
+            async let result = provider.download(on: FreeEndpoint(), to: directory.file("late"), options: options)
+            // The mocked answer and the overall timeout.
+            await scheduler.waitForPendingWork(count: 2)
+            await scheduler.advance(by: Self.hour)
+            guard case .failure(let error) = await result else {
+                Issue.record("The download did not time out")
+                return
+            }
+            #expect(error == .noResponseReceived(error: URLError(.timedOut)))
+            // The cancelled answer left nothing behind.
+            let left = try directory.contents()
+            #expect(scheduler.pendingWorkCount == 0)
+            #expect(left == [])
+        }
+    }
 }
