@@ -26,13 +26,26 @@ extension ApiProvider {
         await stream(on: endpoint, timeout: timeout, headers: [:])
     }
 
+    /// The raw exchange: ``stream(on:timeout:)`` for an answer of any status, the seam for clients that judge the
+    /// status themselves (code generated from an OpenAPI document decodes a 404 as one of its own responses). The
+    /// request goes through the plugins, retries, observation and mocks as any other, and the plugins and the
+    /// observation still see a 4xx or 5xx as one; only a request that got no answer (or that a plugin failed) fails.
+    package func rawExchange(
+        on endpoint: EndpointType,
+        timeout: Duration? = nil
+    ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
+        await stream(on: endpoint, timeout: timeout, headers: [:], everyStatus: true)
+    }
+
+    /// - Parameter everyStatus: Whether a body of any status is streamed, not a 2xx one alone.
     func stream(
         on endpoint: EndpointType,
         timeout: Duration?,
-        headers: [String: String]
+        headers: [String: String],
+        everyStatus: Bool = false
     ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
         let plan = TransferPlan(
-            destination: .stream,
+            destination: .stream(everyStatus: everyStatus),
             progress: nil,
             headers: headers,
             idleTimeout: endpoint.timeout,
@@ -40,9 +53,9 @@ extension ApiProvider {
         )
         let exchange = await exchange(for: endpoint, transfer: plan)
         let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>
-        guard case .success = result else {
+        if case .failure(let failure) = result, !everyStatus || exchange.error != nil || exchange.head == nil {
             exchange.receiver?.discard()
-            return .failure(result.failure ?? .noResponseReceived(error: nil))
+            return .failure(failure)
         }
         guard let buffer = exchange.receiver?.stream, let response = exchange.response as? HTTPURLResponse else {
             exchange.receiver?.discard()
@@ -55,12 +68,5 @@ extension ApiProvider {
                 maximumLineLength: endpoint.maximumResponseBodySize
             )
         )
-    }
-}
-
-extension Result {
-    fileprivate var failure: Failure? {
-        guard case .failure(let failure) = self else { return nil }
-        return failure
     }
 }

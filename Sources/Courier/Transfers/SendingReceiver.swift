@@ -83,7 +83,7 @@ final class SendingReceiver: ResponseBodyReceiver {
         var phase = Phase.collecting(BodyCollector(limit: collectLimit))
         var offset: Int64 = 0
         var expected = HeaderFields.contentLength(in: headerFields)
-        if (200..<300).contains(statusCode) {
+        if plan.takesBody(ofStatus: statusCode) {
             // A server answers 2xx once it has the request body: the upload is whole, whether or not the transport
             // reported its last bytes.
             if let uploadSize { plan.uploadMeter?.set(completed: uploadSize, expected: uploadSize) }

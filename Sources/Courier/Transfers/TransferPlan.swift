@@ -12,8 +12,9 @@ struct TransferPlan: Sendable {
         case memory
         /// Written to a file (see ``FileDownload``).
         case file(FileDownload)
-        /// Handed to the caller part by part as it arrives, from the head on.
-        case stream
+        /// Handed to the caller part by part as it arrives, from the head on: a 2xx body, or with `everyStatus`
+        /// the body of any status (the raw exchange).
+        case stream(everyStatus: Bool)
     }
 
     let destination: Destination
@@ -46,6 +47,13 @@ struct TransferPlan: Sendable {
     func transportTimeout(endpointTimeout: Duration?) -> Duration? {
         if case .memory = destination { return endpointTimeout }
         return nil
+    }
+
+    /// Whether the body of an answer with `statusCode` goes where ``destination`` says; any other is collected in
+    /// memory, to be decoded as the endpoint's client error.
+    func takesBody(ofStatus statusCode: Int) -> Bool {
+        if case .stream(everyStatus: true) = destination { return true }
+        return (200..<300).contains(statusCode)
     }
 
     /// Ends the progress reports, once the request's outcome is known.
