@@ -2,8 +2,9 @@ import Foundation
 
 /// Writes one sending's body to a file on a queue of its own, so that neither URLSession's delegate queue nor an
 /// event loop waits for the disk. Parts are gathered into writes of 1 MiB (the network delivers 16-64 KiB at a
-/// time, and a write call per part made the disk the slower side); the next part is asked for at once while less
-/// than that waits, else once it is written.
+/// time, and a write call per part made the disk the slower side). The network goes on while one such write is
+/// under way and is held back only when a second is full behind it, so that receiving and writing overlap and at
+/// most 3 MiB wait in memory.
 final class FileWriter: Sendable {
     let url: URL
     /// Bytes already in the file before this sending's first (a resumed download).
@@ -19,9 +20,12 @@ final class FileWriter: Sendable {
 
     private struct State {
         var accepted: Int64 = 0
-        /// Parts not yet handed to the queue, and who waits for them to be written.
+        /// Parts not yet handed to the queue.
         var pending = Data()
-        var waiting: [@Sendable () -> Void] = []
+        /// Batches handed to the queue and not yet written.
+        var batchesWriting = 0
+        /// The transport's go-ahead, held while two batches are being written.
+        var heldReadMore: (@Sendable () -> Void)?
         var error: (any Error)?
         var closed = false
     }
@@ -37,10 +41,10 @@ final class FileWriter: Sendable {
         self.limit = limit
     }
 
-    /// Queues `part` for writing; `readMore` runs once it is written. Throws the first write error, or the size
-    /// limit as soon as the file would pass it.
+    /// Queues `part` for writing; `readMore` runs at once, or, when two batches wait for the disk, once the first
+    /// of them is written. Throws the first write error, or the size limit as soon as the file would pass it.
     func write(_ part: Data, then readMore: @escaping @Sendable () -> Void) throws {
-        let batch = try state.withLock { state -> (Data, [@Sendable () -> Void])? in
+        let (batch, readMoreNow) = try state.withLock { state -> (Data?, Bool) in
             if let error = state.error { throw error }
             guard offset + state.accepted + Int64(part.count) <= limit else {
                 throw ResponseBodyTooLargeError(limit: Int(clamping: limit))
@@ -48,33 +52,36 @@ final class FileWriter: Sendable {
             state.accepted += Int64(part.count)
             if state.pending.isEmpty { state.pending.reserveCapacity(Self.writeSize) }
             state.pending.append(part)
-            guard state.pending.count >= Self.writeSize else { return nil }
-            defer {
-                state.pending = Data()
-                state.waiting = []
-            }
-            return (state.pending, state.waiting + [readMore])
+            guard state.pending.count >= Self.writeSize else { return (nil, true) }
+            defer { state.pending = Data() }
+            state.batchesWriting += 1
+            guard state.batchesWriting > 1 else { return (state.pending, true) }
+            state.heldReadMore = readMore
+            return (state.pending, false)
         }
-        guard let (data, waiting) = batch else { return readMore() }
-        flush(data, then: waiting)
+        if let batch { flush(batch) }
+        if readMoreNow { readMore() }
     }
 
-    private func flush(_ data: Data, then waiting: [@Sendable () -> Void]) {
+    private func flush(_ data: Data) {
         run { [self] in
             // A part that arrived after the file was closed (a transfer being stopped) is dropped: writing to a
             // closed handle would trap.
-            guard !state.withLock({ $0.closed }) else {
-                for readMore in waiting { readMore() }
-                return
-            }
-            do {
-                try handle.write(contentsOf: data)
-            } catch {
-                state.withLock { state in
-                    if state.error == nil { state.error = FileError(url: url, error: error) }
+            if !state.withLock({ $0.closed }) {
+                do {
+                    try handle.write(contentsOf: data)
+                } catch {
+                    state.withLock { state in
+                        if state.error == nil { state.error = FileError(url: url, error: error) }
+                    }
                 }
             }
-            for readMore in waiting { readMore() }
+            let held = state.withLock { state in
+                state.batchesWriting -= 1
+                defer { state.heldReadMore = nil }
+                return state.heldReadMore
+            }
+            held?()
         }
     }
 
@@ -85,7 +92,10 @@ final class FileWriter: Sendable {
             defer { state.pending = Data() }
             return state.closed ? Data() : state.pending
         }
-        if !rest.isEmpty { flush(rest, then: []) }
+        if !rest.isEmpty {
+            state.withLock { $0.batchesWriting += 1 }
+            flush(rest)
+        }
         run { [self] in
             let (error, wasClosed) = state.withLock { state in
                 defer { state.closed = true }

@@ -3,7 +3,8 @@ import Foundation
 /// Server-Sent Events from an endpoint, across reconnections (see ``ApiProvider/events(on:reconnection:)``).
 ///
 /// The first call to `next()` connects. When the stream ends or its connection is lost, the sequence waits the
-/// server's last `retry` (else the policy's delay) on the policy's scheduler and connects again with
+/// server's last `retry` (else the policy's delay) on the policy's scheduler (or, for a policy without one, the
+/// provider's) and connects again with
 /// `Last-Event-ID` set to the last event ID, as browsers' `EventSource` does. It ends (returns `nil`) when the
 /// server answers `204 No Content`, or when a stream ends without a reconnection policy. It throws ``ApiError``
 /// for an answer other than 2xx (the HTML standard fails the connection then; a 5xx is retried under a policy),
@@ -99,7 +100,8 @@ public struct ServerSentEvents<EndpointType: Endpoint>: AsyncSequence, Sendable 
 
         private func waitBeforeReconnecting() async throws {
             guard let reconnection else { return }
-            try await Self.sleep(reconnectionTime ?? reconnection.delay, on: reconnection.scheduler)
+            let clock = reconnection.ownScheduler ?? provider.clock ?? DispatchQueueScheduler()
+            try await Self.sleep(reconnectionTime ?? reconnection.delay, on: clock)
         }
 
         /// A lost or refused connection, a timeout or a 5xx: worth connecting again. A 4xx or a cancellation is not.

@@ -46,6 +46,38 @@ struct ServerSentEventsTests {
         }
     }
 
+    /// A policy without a scheduler of its own waits on the provider's.
+    @Test(arguments: TransportKind.allCases)
+    func aPolicyWithoutASchedulerWaitsOnTheProviders(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let scheduler = TestScheduler()
+            let key = "provider-clock-\(kind)"
+            let numbers = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl, scheduler: scheduler) {
+                provider in
+                let reader = Task {
+                    var numbers: [Int] = []
+                    let events = provider.events(
+                        on: .events(key: key, total: 3, perConnection: 2, retry: 1_500),
+                        reconnection: EventStreamReconnection(delay: .seconds(30))
+                    )
+                    for try await event in events {
+                        numbers.append(try event.decodeData(as: Numbered.self).number)
+                    }
+                    return numbers
+                }
+                await scheduler.waitForPendingWork()
+                #expect(scheduler.pendingDueTimes == [.milliseconds(1_500)])
+                #expect(await server.receivedRequests().count == 1)
+                await scheduler.advance(by: .milliseconds(1_500))
+                await scheduler.waitForPendingWork()
+                await scheduler.advance(by: .milliseconds(1_500))
+                return try await reader.value
+            }
+            #expect(numbers == [1, 2, 3])
+            #expect(scheduler.now == .milliseconds(3_000))
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func withoutReconnectionTheSequenceEndsWithTheStream(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
