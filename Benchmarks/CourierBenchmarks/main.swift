@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierAsyncHTTPClient
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -62,6 +63,18 @@ case "flight":
     let flight = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
     print(
         "\(client?.rawValue ?? "URLSession with a data delegate"): \(Report.rate(flight.rate)), "
+            + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
+    )
+
+case "observed-flight":
+    // observed-flight <off|emptyPlugin|observed> <port> <in flight>: Courier over AsyncHTTPClient with one column's
+    // plugins alone, for profiling what a plugin costs.
+    let setup = Observability.Setup.allCases.first { "\($0)" == arguments[1] } ?? .off
+    let transport = AsyncHTTPClientTransport(client: .shared)
+    let operation = Observability.request(over: transport, port: Int(arguments[2]) ?? 0, setup: setup)
+    let flight = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
+    print(
+        "\(setup): \(Report.rate(flight.rate)), "
             + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
     )
 

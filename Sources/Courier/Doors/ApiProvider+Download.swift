@@ -18,7 +18,7 @@ extension ApiProvider {
     /// - Parameters:
     ///   - endpoint: The endpoint whose answer is the file.
     ///   - destination: A file URL in an existing directory.
-    ///   - options: Resuming, the size limit and the overall timeout.
+    ///   - options: Resuming and the size limit.
     ///   - progress: Called with the bytes received so far (see ``TransferProgress``); the last report, on success,
     ///     is the file's size.
     public func download(
@@ -79,7 +79,7 @@ extension ApiProvider {
             destination: .file(download),
             progress: progress,
             idleTimeout: endpoint.timeout,
-            overallTimeout: options.timeout
+            overallTimeout: options.overallTimeout ?? endpoint.transferTimeout
         )
         start(endpoint, transfer: plan, handle: handle, transportDeliveryQueue: deliveryQueue) { exchange in
             completion(self.finishDownload(exchange, download: download, plan: plan, endpoint: endpoint))

@@ -16,28 +16,39 @@ extension ApiProvider {
     /// `didPerformRequest` gets no body for a 2xx answer.
     ///
     /// The endpoint's ``Endpoint/timeout`` is the longest wait for the head and then between two parts of the body
-    /// (a reader that holds the body back does not count); `timeout` bounds the whole exchange, from sending to the
-    /// last byte, and is `nil` (no limit) by default. Cancelling the awaiting task before the head arrives cancels
-    /// the request; afterwards, cancelling the task that reads the body, or ending the reading early, stops it.
+    /// (a reader that holds the body back does not count); its ``Endpoint/transferTimeout`` bounds the whole
+    /// exchange, from sending to the last byte (no limit by default). Cancelling the awaiting task before the head
+    /// arrives cancels the request; afterwards, cancelling the task that reads the body, or ending the reading early,
+    /// stops it.
+    public func stream(
+        on endpoint: EndpointType
+    ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
+        await stream(on: endpoint, timeout: nil, headers: [:])
+    }
+
+    /// ``stream(on:)`` with an overall timeout of its own, `timeout`, instead of the endpoint's
+    /// ``Endpoint/transferTimeout``.
+    @available(*, deprecated, message: "Give the endpoint a transferTimeout: one place for a request's overall timeout")
     public func stream(
         on endpoint: EndpointType,
-        timeout: Duration? = nil
+        timeout: Duration?
     ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
         await stream(on: endpoint, timeout: timeout, headers: [:])
     }
 
-    /// The raw exchange: ``stream(on:timeout:)`` for an answer of any status, the seam for clients that judge the
+    /// The raw exchange: ``stream(on:)`` for an answer of any status, the seam for clients that judge the
     /// status themselves (code generated from an OpenAPI document decodes a 404 as one of its own responses). The
     /// request goes through the plugins, retries, observation and mocks as any other, and the plugins and the
     /// observation still see a 4xx or 5xx as one; only a request that got no answer (or that a plugin failed) fails.
     package func rawExchange(
-        on endpoint: EndpointType,
-        timeout: Duration? = nil
+        on endpoint: EndpointType
     ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
-        await stream(on: endpoint, timeout: timeout, headers: [:], everyStatus: true)
+        await stream(on: endpoint, timeout: nil, headers: [:], everyStatus: true)
     }
 
-    /// - Parameter everyStatus: Whether a body of any status is streamed, not a 2xx one alone.
+    /// - Parameters:
+    ///   - timeout: The overall timeout, or `nil` for the endpoint's ``Endpoint/transferTimeout``.
+    ///   - everyStatus: Whether a body of any status is streamed, not a 2xx one alone.
     func stream(
         on endpoint: EndpointType,
         timeout: Duration?,
@@ -49,7 +60,7 @@ extension ApiProvider {
             progress: nil,
             headers: headers,
             idleTimeout: endpoint.timeout,
-            overallTimeout: timeout
+            overallTimeout: timeout ?? endpoint.transferTimeout
         )
         let exchange = await exchange(for: endpoint, transfer: plan)
         let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>

@@ -51,7 +51,16 @@ public protocol Endpoint: Sendable {
     /// longer fails with ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). Courier enforces it
     /// itself, to the millisecond and also against a server that sends its answer a byte at a time; `nil` keeps
     /// only the session's idle timeout (60 seconds by default).
+    ///
+    /// A download or a stream, whose body may take long but must keep coming, counts it as the longest wait for
+    /// the answer to begin and between two parts of it; its whole duration is ``transferTimeout``.
     var timeout: Duration? { get }
+
+    /// The most a download or a stream (``ApiProvider/download(on:to:options:progress:)``,
+    /// ``ApiProvider/stream(on:)``, ``ApiProvider/events(on:reconnection:)``) may take, from sending to the last
+    /// byte; longer fails with ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). `nil` (the default)
+    /// for no limit. Every other request is bounded by ``timeout``.
+    var transferTimeout: Duration? { get }
 
     /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`).
     var cachePolicy: URLRequest.CachePolicy { get }
@@ -114,6 +123,9 @@ extension Endpoint {
 
     /// `nil`: the session's timeout.
     public var timeout: Duration? { nil }
+
+    /// `nil`: a download or a stream may take as long as its parts keep coming.
+    public var transferTimeout: Duration? { nil }
 
     /// `.useProtocolCachePolicy`.
     public var cachePolicy: URLRequest.CachePolicy { .useProtocolCachePolicy }

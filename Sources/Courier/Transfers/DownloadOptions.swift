@@ -16,18 +16,31 @@ public struct DownloadOptions: Sendable {
     /// memory to decode the client error.
     public var maximumSize: Int64
 
-    /// The longest the whole download may take, or `nil` (the default) for no limit. The endpoint's
-    /// ``Endpoint/timeout`` counts differently for a download: it is the longest wait for the answer to begin and
-    /// between two parts of it.
-    public var timeout: Duration?
+    /// The longest the whole download may take, or `nil` for the endpoint's ``Endpoint/transferTimeout``.
+    @available(*, deprecated, message: "Give the endpoint a transferTimeout: one place for a request's overall timeout")
+    public var timeout: Duration? {
+        get { overallTimeout }
+        set { overallTimeout = newValue }
+    }
+
+    /// What ``timeout`` set; it wins over the endpoint's ``Endpoint/transferTimeout`` while the deprecated spelling
+    /// lasts.
+    var overallTimeout: Duration?
 
     /// 8 GiB.
     public static let defaultMaximumSize: Int64 = 8 << 30
 
     /// Creates options.
-    public init(resumable: Bool = false, maximumSize: Int64 = Self.defaultMaximumSize, timeout: Duration? = nil) {
+    public init(resumable: Bool = false, maximumSize: Int64 = Self.defaultMaximumSize) {
         self.resumable = resumable
         self.maximumSize = maximumSize
-        self.timeout = timeout
+    }
+
+    /// Creates options with an overall timeout of their own.
+    @available(*, deprecated, message: "Give the endpoint a transferTimeout: one place for a request's overall timeout")
+    public init(resumable: Bool = false, maximumSize: Int64 = Self.defaultMaximumSize, timeout: Duration?) {
+        self.resumable = resumable
+        self.maximumSize = maximumSize
+        overallTimeout = timeout
     }
 }

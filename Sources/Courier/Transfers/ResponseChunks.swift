@@ -1,7 +1,7 @@
 import Foundation
 
 /// A streamed response body, part by part as the network delivers it (see
-/// ``ApiProvider/stream(on:timeout:)``).
+/// ``ApiProvider/stream(on:)``).
 ///
 /// It is read once, by one task: a second iterator gets what the first left. Ending the reading early (leaving the
 /// loop, cancelling the reading task, or dropping the sequence) stops the transfer and closes the connection. It

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// A 2xx answer whose status and headers have arrived and whose body is still arriving (see
-/// ``ApiProvider/stream(on:timeout:)``).
+/// ``ApiProvider/stream(on:)``).
 public struct StreamedResponse<ClientErrorType: Decodable & Sendable>: Sendable {
     /// The status and headers.
     public let response: HTTPURLResponse

@@ -125,7 +125,7 @@ struct StreamTests {
     func theOverallTimeoutEndsAStreamThatKeepsSending(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let error = try await kind.withProvider(TransferApi.self, baseUrl: server.baseUrl) { provider in
-                await Self.readToTheEnd(provider, .hold(id: "overall-\(kind)"), timeout: .seconds(2))
+                await Self.readToTheEnd(provider, .hold(id: "overall-\(kind)", transferTimeout: .seconds(2)))
             }
             Self.expectTimeout(error)
             // Unless the timeout came before the request reached the server, as it can on a starved machine.
@@ -173,11 +173,10 @@ struct StreamTests {
     /// Streams `endpoint` and reads its body to the end: the error it failed with, or `nil`.
     private static func readToTheEnd(
         _ provider: ApiProvider<TransferApi>,
-        _ endpoint: TransferApi,
-        timeout: Duration? = nil
+        _ endpoint: TransferApi
     ) async -> ApiError<TestError>? {
         do {
-            for try await _ in try await provider.stream(on: endpoint, timeout: timeout).get().chunks {}
+            for try await _ in try await provider.stream(on: endpoint).get().chunks {}
             return nil
         } catch let error as ApiError<TestError> {
             return error

@@ -9,7 +9,7 @@ enum TransferApi: Endpoint {
     /// `/file`, with `options` sent as `X-File-<name>` headers, so that the URL stays the same when they change.
     case file(size: Int, options: [String: String] = [:], timeout: Duration? = nil)
     case drip(bytes: Int, intervalMs: Int, timeout: Duration? = nil)
-    case hold(id: String)
+    case hold(id: String, transferTimeout: Duration? = nil)
     case bytes(count: Int, announce: Bool = true)
     case status(Int)
     case events(key: String, total: Int, perConnection: Int, retry: Int? = nil)
@@ -22,7 +22,7 @@ enum TransferApi: Endpoint {
         switch self {
         case .file: "file"
         case .drip: "drip"
-        case .hold(let id): "hold/\(id)"
+        case .hold(let id, _): "hold/\(id)"
         case .bytes: "bytes"
         case .status(let code): "status/\(code)"
         case .events(let key, _, _, _): "events/\(key)"
@@ -59,6 +59,11 @@ enum TransferApi: Endpoint {
     var headers: [String: String] {
         guard case .file(_, let options, _) = self else { return [:] }
         return Dictionary(uniqueKeysWithValues: options.map { ("X-File-\($0.key)", $0.value) })
+    }
+
+    var transferTimeout: Duration? {
+        if case .hold(_, let transferTimeout) = self { return transferTimeout }
+        return nil
     }
 
     var timeout: Duration? {

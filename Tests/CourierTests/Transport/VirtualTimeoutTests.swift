@@ -31,18 +31,21 @@ import FoundationNetworking
         }
     }
 
-    /// A download's timeouts are kept by Courier, not the transport: the endpoint's as the longest wait for the
-    /// answer to begin, `DownloadOptions.timeout` for the whole download. Both run on the provider's scheduler.
+    /// A download's timeouts are kept by Courier, not the transport: the endpoint's `timeout` as the longest wait for
+    /// the answer to begin, its `transferTimeout` for the whole download. Both run on the provider's scheduler.
     @Test(arguments: TransportKind.allCases, [true, false])
     func aDownloadsTimeoutsRunOnTheProvidersScheduler(kind: TransportKind, overall: Bool) async throws {
         try await TestServer.withServer { server in
             try await TemporaryDirectory.with { directory in
                 let scheduler = TestScheduler()
                 let id = "download-\(kind.rawValue)-\(overall)"
-                let endpoint = FreeEndpoint(subpath: "silent/\(id)", timeout: overall ? nil : Self.hour)
-                let options = DownloadOptions(timeout: overall ? Self.hour : nil)
+                let endpoint = FreeEndpoint(
+                    subpath: "silent/\(id)",
+                    timeout: overall ? nil : Self.hour,
+                    transferTimeout: overall ? Self.hour : nil
+                )
                 let failure = try await kind.withProvider(baseUrl: server.baseUrl, scheduler: scheduler) { provider in
-                    async let result = provider.download(on: endpoint, to: directory.file("data"), options: options)
+                    async let result = provider.download(on: endpoint, to: directory.file("data"))
                     await server.waitForRequests(count: 1)
                     await scheduler.waitForPendingWork(count: 1)
                     await scheduler.advance(by: Self.hour)
@@ -88,8 +91,8 @@ import FoundationNetworking
                 MockedResponse(status: .ok, bodyData: Data("late".utf8))
             }
             let provider = ApiProvider(mockingBehavior: behavior)
-            let options = DownloadOptions(timeout: Self.hour)
-            async let result = provider.download(on: FreeEndpoint(), to: directory.file("late"), options: options)
+            let endpoint = FreeEndpoint(transferTimeout: Self.hour)
+            async let result = provider.download(on: endpoint, to: directory.file("late"))
             // The mocked answer and the overall timeout.
             await scheduler.waitForPendingWork(count: 2)
             await scheduler.advance(by: Self.hour)
