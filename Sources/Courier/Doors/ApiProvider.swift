@@ -37,6 +37,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// The plugins called for every request, in this order.
     public let plugins: [Plugin<EndpointType>]
 
+    /// The plugins by the hooks they have: a hook that no plugin has is not run.
+    let roles: PluginRoles<EndpointType>
+
     /// The plugins that follow each request (metrics, tracing, logging); empty, the pipeline makes no observation.
     let observers: [any RequestObserver]
 
@@ -159,6 +162,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.answerSteps = answerSteps
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
+        self.roles = PluginRoles(plugins)
         self.observers = plugins.compactMap { $0 as? any RequestObserver }
         self.observersNameRequests = observers.contains { $0.namesRequests }
         self.carrier = carrier

@@ -13,14 +13,17 @@ extension ApiProvider {
     ) -> TypedResult<ResultType> {
         let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
         guard !plugins.isEmpty else { return typedResult }
-        let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
-        exchange.observation.bound {
-            for plugin in plugins {
-                plugin.didPerformRequest(
-                    urlSessionResult: urlSessionResult,
-                    typedResult: typedResult,
-                    endpoint: endpoint
-                )
+        let receiving = roles.receivingResults
+        if !receiving.isEmpty {
+            let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
+            exchange.observation.bound {
+                for plugin in receiving {
+                    plugin.didPerformRequest(
+                        urlSessionResult: urlSessionResult,
+                        typedResult: typedResult,
+                        endpoint: endpoint
+                    )
+                }
             }
         }
         exchange.observation?.ended(with: typedResult, exchange: exchange)

@@ -10,12 +10,13 @@ import FoundationNetworking
 extension ApiProvider {
     /// Runs the plugins' `prepare` hooks for sending number `number`, then sends.
     func attempt(_ number: Int, of run: RequestRun<EndpointType>) {
-        guard !plugins.isEmpty else { return send(run.request, number: number, of: run) }
+        let preparing = roles.preparing
+        guard !preparing.isEmpty else { return send(run.request, number: number, of: run) }
         run.step {
             let cancelHooks = HookTask.start { [self] in
                 let prepared: URLRequest? = await run.observation.bound {
                     var request = run.request
-                    for plugin in plugins {
+                    for plugin in preparing {
                         do {
                             try await plugin.prepare(&request, endpoint: run.endpoint)
                             try RequestBuilder.validateHeaders(of: request)
@@ -42,10 +43,8 @@ extension ApiProvider {
     private func send(_ request: URLRequest, number: Int, of run: RequestRun<EndpointType>) {
         let sentAt = ContinuousClock.now
         // Only the plugins' `Attempt` reports times.
-        if !plugins.isEmpty {
-            run.markSent(at: sentAt)
-            run.observation?.sendingStarted(number, at: sentAt)
-        }
+        if !roles.judging.isEmpty { run.markSent(at: sentAt) }
+        run.observation?.sendingStarted(number, at: sentAt)
         // Made only where something judges the answer: never on the way without plugins.
         var judgeAnswer: (@Sendable (Exchange) -> Void)?
         if !plugins.isEmpty || run.transfer != nil {
@@ -94,13 +93,14 @@ extension ApiProvider {
     ) {
         run.observation?.sendingEnded(number, exchange: exchange)
         // A cancelled sending is the request's end; there is nothing for the plugins to judge.
-        guard !plugins.isEmpty, !run.handle.isCancelled else { return run.finish(exchange) }
+        let judging = roles.judging
+        guard !judging.isEmpty, !run.handle.isCancelled else { return run.finish(exchange) }
         let attempt = run.attempt(number, sent: exchange.request ?? run.request, at: sentAt, answer: exchange)
         run.step(exchange.request) {
             let cancelHooks = HookTask.start { [self] in
                 let decision = await run.observation.bound { () async -> (AttemptDecision, AnyObject)? in
                     // Last to first: the plugin nearest the network judges the answer first.
-                    for plugin in plugins.reversed() {
+                    for plugin in judging.reversed() {
                         let decision = await plugin.process(attempt, endpoint: run.endpoint)
                         if case .proceed = decision { continue }
                         return (decision, plugin)

@@ -74,7 +74,7 @@ extension ApiProvider {
             deliveryQueue: mocks == nil ? deliveryQueue : nil,
             observation: observation,
             transfer: transfer,
-            followsAttempts: !plugins.isEmpty,
+            followsAttempts: !roles.judging.isEmpty,
             mockClockAtStart: mockClockAtStart,
             deliver: deliver
         )

@@ -27,6 +27,8 @@ import FoundationNetworking
 /// )
 /// ```
 public final class LoggingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
+    /// It observes, and logs each sending and each answer.
+    override var hooks: PluginHooks { [.prepare, .process] }
     /// What is logged, and at which levels.
     public struct Configuration: Sendable {
         /// What is hidden.

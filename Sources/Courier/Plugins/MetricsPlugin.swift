@@ -27,6 +27,8 @@ import FoundationNetworking
 /// let provider = ApiProvider<TodoApi>(plugins: [MetricsPlugin()])
 /// ```
 public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
+    /// It only observes.
+    override var hooks: PluginHooks { [] }
     private let factory: (any MetricsFactory)?
     private let series = Locked<[MetricSeries.Key: MetricSeries]>([:])
 

@@ -36,6 +36,9 @@ open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
     /// Creates a plugin.
     public init() {}
 
+    /// The hooks the pipeline runs for this plugin: all of them, except for a built-in plugin that says which it has.
+    var hooks: PluginHooks { .all }
+
     /// Changes the request once, before anything is sent, e.g. to add a header.
     ///
     /// Header names and values are checked afterwards: a name that is not a token, or a value with CR, LF or

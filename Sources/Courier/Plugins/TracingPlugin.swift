@@ -36,6 +36,8 @@ import FoundationNetworking
 /// )
 /// ```
 public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
+    /// It observes, and puts the trace context on each sending.
+    override var hooks: PluginHooks { [.prepare] }
     private let configuredTracer: (any Tracer)?
     private let redaction: LogRedaction
 
