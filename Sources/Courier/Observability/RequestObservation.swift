@@ -119,6 +119,20 @@ final class RequestObservation: Sendable {
         for observer in observers { observer.requestStarted(self) }
     }
 
+    /// Lets the observers change a sending's request (the trace context), before any plugin's `prepare`.
+    /// - Returns: Why the request cannot be sent: a header an observer made invalid, blamed on that observer.
+    func prepareSending(_ request: inout URLRequest) -> PluginFailure? {
+        for observer in observers {
+            observer.willSend(&request, observation: self)
+            do {
+                try RequestBuilder.validateHeaders(of: request)
+            } catch {
+                return PluginFailure(by: observer, error: error)
+            }
+        }
+        return nil
+    }
+
     func sendingStarted(_ number: Int, at instant: ContinuousClock.Instant) {
         let sending = Sending(number: number, startedAt: instant)
         let isOpen = state.withLock { state in

@@ -17,6 +17,8 @@ protocol RequestObserver: AnyObject, Sendable {
     var namesRequests: Bool { get }
 
     func requestStarted(_ observation: RequestObservation)
+    /// Changes a sending's request before any plugin's `prepare` sees it, e.g. to carry the trace context.
+    func willSend(_ request: inout URLRequest, observation: RequestObservation)
     func sendingStarted(_ observation: RequestObservation, sending: Sending)
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome)
     func retryScheduled(_ observation: RequestObservation, requestedBy plugin: String, delay: Duration)
@@ -29,6 +31,7 @@ extension RequestObserver {
     var namesRequests: Bool { true }
 
     func requestStarted(_ observation: RequestObservation) {}
+    func willSend(_ request: inout URLRequest, observation: RequestObservation) {}
     func sendingStarted(_ observation: RequestObservation, sending: Sending) {}
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {}
     func retryScheduled(_ observation: RequestObservation, requestedBy plugin: String, delay: Duration) {}

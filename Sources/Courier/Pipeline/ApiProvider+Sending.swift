@@ -10,12 +10,16 @@ import FoundationNetworking
 extension ApiProvider {
     /// Runs the plugins' `prepare` hooks for sending number `number`, then sends.
     func attempt(_ number: Int, of run: RequestRun<EndpointType>) {
+        var request = run.request
+        if let observation = run.observation, let failure = observation.prepareSending(&request) {
+            return run.finish(Exchange(request: request, error: failure))
+        }
         let preparing = roles.preparing
-        guard !preparing.isEmpty else { return send(run.request, number: number, of: run) }
+        guard !preparing.isEmpty else { return send(request, number: number, of: run) }
         run.step {
-            let cancelHooks = HookTask.start { [self] in
+            let cancelHooks = HookTask.start { [self, request] in
                 let prepared: URLRequest? = await run.observation.bound {
-                    var request = run.request
+                    var request = request
                     for plugin in preparing {
                         do {
                             try await plugin.prepare(&request, endpoint: run.endpoint)

@@ -15,6 +15,9 @@ import FoundationNetworking
 /// let provider = ApiProvider<WeatherApi>(plugins: [ApiKeyPlugin(key: apiKey, in: .header("X-Api-Key"))])
 /// ```
 public final class ApiKeyPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It sets its header in `prepare`.
+    override var hooks: PluginHooks { [.prepare] }
+
     /// Where the key goes.
     public enum Placement: Sendable {
         /// A request header with this name.

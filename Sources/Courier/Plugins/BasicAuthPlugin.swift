@@ -15,6 +15,9 @@ import FoundationNetworking
 /// let provider = ApiProvider<TodoApi>(plugins: [BasicAuthPlugin(username: "ann", password: "pä:ss")])
 /// ```
 public final class BasicAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It sets its header in `prepare`.
+    override var hooks: PluginHooks { [.prepare] }
+
     /// Why the credentials cannot be sent with Basic authentication.
     public struct InvalidCredentials: LocalizedError, Sendable {
         /// What is wrong, without the credentials themselves.

@@ -15,6 +15,9 @@ import FoundationNetworking
 /// let provider = ApiProvider<TodoApi>(plugins: [BearerAuthPlugin { await session.validAccessToken() }])
 /// ```
 public final class BearerAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It sets its header in `prepare`.
+    override var hooks: PluginHooks { [.prepare] }
+
     private let token: @Sendable () async throws -> String?
     private let appliesTo: @Sendable (EndpointType) -> Bool
 

@@ -8,6 +8,9 @@ import FoundationNetworking
 ///
 /// An `Authorization` header that the endpoint (or an earlier plugin) set wins: the plugin leaves it alone.
 public final class HttpAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It changes the request in `modifyRequest` alone.
+    override var hooks: PluginHooks { [] }
+
     /// The authentication scheme written before the token.
     public enum Scheme: String, Sendable {
         /// `Basic` (RFC 7617): the token is the Base64 of `user:password`.

@@ -11,6 +11,9 @@ import FoundationNetworking
 /// of the transitions (never a hide overtaking the show before it), while the plugin holds its lock: keep them
 /// short (e.g. `DispatchQueue.main.async { … }`) and do not start a request from inside them.
 public final class ProgressIndicatorPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It counts in `willPerformRequest` and `didPerformRequest`.
+    override var hooks: PluginHooks { [.results] }
+
     private let inFlight = Locked(0)
     private let showIndicator: @Sendable () -> Void
     private let hideIndicator: @Sendable () -> Void

@@ -6,6 +6,9 @@ import FoundationNetworking
 
 /// Hands every request, as it is about to be sent, to a closure (e.g. to print it).
 public final class RequestLoggerPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It logs in `willPerformRequest` alone.
+    override var hooks: PluginHooks { [] }
+
     private let logClosure: @Sendable (URLRequest) -> Void
 
     /// Creates the plugin with the closure that receives each request.

@@ -17,6 +17,9 @@ import FoundationNetworking
 /// ``Plugin/modifyRequest(_:endpoint:)``. One that could not be built is not recorded; one cancelled in the instant
 /// between that hook and being handed to the network or the mocks is, although it never left.
 public final class RequestRecorderPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It records in `willPerformRequest` alone.
+    override var hooks: PluginHooks { [] }
+
     /// One sent request.
     public struct RecordedRequest: Sendable {
         /// The endpoint the request was built from.

@@ -21,6 +21,9 @@ import FoundationNetworking
 /// let provider = ApiProvider<TodoApi>(plugins: [RetryPlugin(policy: RetryPolicy(maximumAttempts: 4))])
 /// ```
 public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It judges answers in `process` alone.
+    override var hooks: PluginHooks { [.process] }
+
     /// The policy the plugin follows.
     public let policy: RetryPolicy
 

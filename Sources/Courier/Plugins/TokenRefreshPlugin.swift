@@ -29,6 +29,9 @@ import FoundationNetworking
 /// let provider = ApiProvider<TodoApi>(plugins: [auth])
 /// ```
 public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It sets the token in `prepare` and refreshes it in `process`.
+    override var hooks: PluginHooks { [.prepare, .process] }
+
     private struct State {
         var token: String?
         /// Counts the token's replacements by ``setToken(_:)``, so that a refresh started before one does not

@@ -18,8 +18,8 @@ import FoundationNetworking
 /// - A 4xx or 5xx answer, a transport failure or a body that does not decode marks the request's span as an error;
 ///   a caller's cancellation does not.
 /// - The request span's context is injected into the headers of every sending with the tracer's propagation (e.g.
-///   `traceparent` with a W3C propagator) in ``Plugin/prepare(_:endpoint:)``: put the plugin after the ones that
-///   authenticate and before ``LoggingPlugin``, so that the log shows the header as sent.
+///   `traceparent` with a W3C propagator) before any plugin's ``Plugin/prepare(_:endpoint:)``, wherever the plugin
+///   stands in the list: a signing plugin signs it and ``LoggingPlugin`` shows it as sent.
 /// - Plugins' hooks run with the request span's context as `ServiceContext.current`, so that their own spans and a
 ///   logger's metadata provider join the trace.
 ///
@@ -36,8 +36,9 @@ import FoundationNetworking
 /// )
 /// ```
 public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
-    /// It observes, and puts the trace context on each sending.
-    override var hooks: PluginHooks { [.prepare] }
+    /// It only observes: the trace context goes on each sending through ``willSend(_:observation:)``, without a
+    /// task for `prepare`.
+    override var hooks: PluginHooks { [] }
     private let configuredTracer: (any Tracer)?
     private let redaction: LogRedaction
 
@@ -56,8 +57,15 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     private var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
 
+    /// Puts the request span's context on `request`, as the pipeline does for every sending before the plugins'
+    /// `prepare` (it does not call this hook).
     override public func prepare(_ request: inout URLRequest, endpoint: EndpointType) async throws {
-        guard let trace = RequestObservation.current?.trace else { return }
+        guard let observation = RequestObservation.current else { return }
+        willSend(&request, observation: observation)
+    }
+
+    func willSend(_ request: inout URLRequest, observation: RequestObservation) {
+        guard let trace = observation.trace else { return }
         tracer.inject(trace.span.context, into: &request, using: URLRequestInjector())
     }
 

@@ -20,6 +20,9 @@ import FoundationNetworking
 /// }
 /// ```
 public final class ValidationPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+    /// It judges answers in `process` alone.
+    override var hooks: PluginHooks { [.process] }
+
     private let expectation: @Sendable (EndpointType) -> ResponseExpectation?
 
     /// Creates the plugin with each endpoint's expectation; `nil` leaves an endpoint unchecked.

@@ -170,6 +170,22 @@ import FoundationNetworking
         }
     }
 
+    /// The trace context goes on each sending before the plugins' `prepare`, checked as any header: a tracer that
+    /// writes an invalid one fails the request, blamed on the tracing plugin, before anything is sent.
+    @Test func anInvalidPropagatedHeaderFailsTheRequestBeforeItIsSent() async throws {
+        let behavior = MockingBehavior<TestApi> { _ in MockedResponse(status: .ok, bodyJson: "{}") }
+        var tracer = W3CTracer()
+        tracer.corruptsHeader = true
+        let provider = ApiProvider<TestApi>(plugins: [TracingPlugin(tracer: tracer)], mockingBehavior: behavior)
+        let result = await provider.rawDataResponse(on: .status(200))
+        guard case .failure(.pluginFailed(let plugin, _)) = result else {
+            Issue.record("Expected the tracing plugin to fail the request, got \(result)")
+            return
+        }
+        #expect(plugin == "TracingPlugin")
+        #expect(behavior.answeredRequests.withLock { $0 } == 0)
+    }
+
     @Test func aMockedProviderTracesAsALiveOne() async throws {
         let tracer = W3CTracer()
         let provider = ApiProvider<TestApi>(

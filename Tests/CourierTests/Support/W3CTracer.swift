@@ -8,6 +8,9 @@ struct W3CTracer: Tracer {
         idGenerator: .init(nextTraceID: { Self.randomHex(bytes: 16) }, nextSpanID: { Self.randomHex(bytes: 8) })
     )
 
+    /// Whether the propagated header's name has a space, which no header name may have.
+    var corruptsHeader = false
+
     var finishedSpans: [FinishedInMemorySpan] { recorder.finishedSpans }
     var activeSpans: [InMemorySpan] { recorder.activeSpans }
 
@@ -44,7 +47,8 @@ struct W3CTracer: Tracer {
     )
     where Carrier == Inject.Carrier {
         guard let span = context.inMemorySpanContext else { return }
-        injector.inject("00-\(span.traceID)-\(span.spanID)-01", forKey: "traceparent", into: &carrier)
+        let name = corruptsHeader ? "trace parent" : "traceparent"
+        injector.inject("00-\(span.traceID)-\(span.spanID)-01", forKey: name, into: &carrier)
     }
 
     func extract<Carrier, Extract: Extractor>(
