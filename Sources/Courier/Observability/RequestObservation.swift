@@ -122,7 +122,7 @@ final class RequestObservation: Sendable {
     /// Lets the observers change a sending's request (the trace context), before any plugin's `prepare`.
     /// - Returns: Why the request cannot be sent: a header an observer made invalid, blamed on that observer.
     func prepareSending(_ request: inout URLRequest) -> PluginFailure? {
-        for observer in observers {
+        for observer in observers where observer.changesRequests {
             observer.willSend(&request, observation: self)
             do {
                 try RequestBuilder.validateHeaders(of: request)

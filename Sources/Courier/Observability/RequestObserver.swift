@@ -17,6 +17,8 @@ protocol RequestObserver: AnyObject, Sendable {
     var namesRequests: Bool { get }
 
     func requestStarted(_ observation: RequestObservation)
+    /// Whether ``willSend(_:observation:)`` changes requests; only then is it called, and the headers checked after.
+    var changesRequests: Bool { get }
     /// Changes a sending's request before any plugin's `prepare` sees it, e.g. to carry the trace context.
     func willSend(_ request: inout URLRequest, observation: RequestObservation)
     func sendingStarted(_ observation: RequestObservation, sending: Sending)
@@ -29,6 +31,7 @@ protocol RequestObserver: AnyObject, Sendable {
 
 extension RequestObserver {
     var namesRequests: Bool { true }
+    var changesRequests: Bool { false }
 
     func requestStarted(_ observation: RequestObservation) {}
     func willSend(_ request: inout URLRequest, observation: RequestObservation) {}

@@ -13,7 +13,8 @@ import FoundationNetworking
 /// - `Retry-After` is honoured in both forms, seconds and HTTP-date; a wait longer than
 ///   ``RetryPolicy/maximumRetryAfter`` or past the ``RetryPolicy/totalBudget`` is not made: the caller gets the
 ///   server's answer.
-/// - All waiting goes through `scheduler`: pass a ``TestScheduler`` to check the delays without waiting.
+/// - All waiting goes through `scheduler`, or without one the provider's (a mocked provider's: its behavior's): pass
+///   a ``TestScheduler`` to either to check the delays without waiting.
 ///   Cancelling a request that waits for its retry ends it with ``ApiError/cancelled`` at once.
 /// - The caller gets the last answer when the attempts or the budget run out.
 ///

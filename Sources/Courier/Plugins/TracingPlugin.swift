@@ -64,6 +64,8 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         willSend(&request, observation: observation)
     }
 
+    var changesRequests: Bool { true }
+
     func willSend(_ request: inout URLRequest, observation: RequestObservation) {
         guard let trace = observation.trace else { return }
         tracer.inject(trace.span.context, into: &request, using: URLRequestInjector())
