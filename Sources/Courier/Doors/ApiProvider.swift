@@ -78,8 +78,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - sessionConfiguration: The configuration of the provider's own `URLSession`. The default, a fresh
     ///     `.ephemeral` configuration, keeps cookies, credentials and cache in memory and to this provider
     ///     alone; pass a configuration that uses shared storage to share it.
-    ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's): `nil` for real
-    ///     time; a ``TestScheduler`` makes a test's timeouts virtual, over the network too.
+    ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's, and the waits of a
+    ///     retry or a Server-Sent Events reconnection that has no scheduler of its own): `nil` for real time; a
+    ///     ``TestScheduler`` makes a test's timeouts and waits virtual, over the network too.
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
@@ -100,7 +101,8 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - baseUrl: Overrides every endpoint's base URL; `nil` keeps the endpoints' own.
     ///   - plugins: Called for every request, in this order.
     ///   - transport: Carries the requests to the server and back.
-    ///   - scheduler: What times the requests: `nil` for real time; a ``TestScheduler`` makes them virtual.
+    ///   - scheduler: What times the requests (timeouts, and the waits of a retry or a reconnection without a
+    ///     scheduler of their own): `nil` for real time; a ``TestScheduler`` makes them virtual.
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],

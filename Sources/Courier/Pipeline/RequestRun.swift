@@ -129,8 +129,8 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
 
     func attempt(_ number: Int, sent: URLRequest, at sentAt: ContinuousClock.Instant, answer: Exchange) -> Attempt {
         let now = ContinuousClock.now
-        // Only a provider with plugins asks (its `judge`), and its runs follow their attempts: both come from
-        // `plugins.isEmpty`. A run without a record would report its times from this sending alone.
+        // Only a provider with a plugin that judges answers asks (its `judge`), and its runs follow their attempts:
+        // both come from `roles.judging`. A run without a record would report its times from this sending alone.
         return (progress ?? Locked(Progress())).withLock { progress in
             let realElapsed = (progress.firstSentAt ?? sentAt).duration(to: now)
             return Attempt(

@@ -3,8 +3,9 @@ import Foundation
 /// Writes one sending's body to a file on a queue of its own, so that neither URLSession's delegate queue nor an
 /// event loop waits for the disk. Parts are gathered into writes of 1 MiB (the network delivers 16-64 KiB at a
 /// time, and a write call per part made the disk the slower side). The network goes on while one such write is
-/// under way and is held back only when a second is full behind it, so that receiving and writing overlap and at
-/// most 3 MiB wait in memory.
+/// under way and is held back only when a second is full behind it, so that receiving and writing overlap and, over
+/// a transport that waits for `readMore` (AsyncHTTPClient), at most 3 MiB wait in memory. URLSession cannot wait:
+/// there batches queue as fast as the network delivers.
 final class FileWriter: Sendable {
     let url: URL
     /// Bytes already in the file before this sending's first (a resumed download).
@@ -24,13 +25,17 @@ final class FileWriter: Sendable {
         var pending = Data()
         /// Batches handed to the queue and not yet written.
         var batchesWriting = 0
-        /// The transport's go-ahead, held while two batches are being written.
-        var heldReadMore: (@Sendable () -> Void)?
+        /// The transport's go-aheads, held while two batches are being written (more than one only from a transport
+        /// that goes on without waiting for them).
+        var heldReadMore: [@Sendable () -> Void] = []
         var error: (any Error)?
         var closed = false
     }
 
     private let state = Locked(State())
+
+    /// Whether the transport is being held back for the disk: the server's silence then is not its own.
+    var isHoldingBack: Bool { state.withLock { !$0.heldReadMore.isEmpty } }
 
     init(url: URL, handle: FileHandle, offset: Int64, expectedSize: Int64?, limit: Int64, inline: Bool) {
         queue = inline ? nil : DispatchQueue(label: "Courier.FileWriter")
@@ -56,7 +61,7 @@ final class FileWriter: Sendable {
             defer { state.pending = Data() }
             state.batchesWriting += 1
             guard state.batchesWriting > 1 else { return (state.pending, true) }
-            state.heldReadMore = readMore
+            state.heldReadMore.append(readMore)
             return (state.pending, false)
         }
         if let batch { flush(batch) }
@@ -78,10 +83,10 @@ final class FileWriter: Sendable {
             }
             let held = state.withLock { state in
                 state.batchesWriting -= 1
-                defer { state.heldReadMore = nil }
+                defer { state.heldReadMore = [] }
                 return state.heldReadMore
             }
-            held?()
+            for readMore in held { readMore() }
         }
     }
 

@@ -37,27 +37,33 @@ extension SendingReceiver {
         if ended { work.cancel() }
     }
 
-    /// A file or a stream fails when nothing arrives for the idle timeout; a reader that holds the stream back does
-    /// not count as the server's silence.
+    /// A file or a stream fails when nothing arrives for the idle timeout; a reader that holds the stream back, or a
+    /// disk that holds the file back, does not count as the server's silence. On an ``ImmediateScheduler``, where
+    /// no time passes and every delay is skipped, the timeout is over at once.
     private func watchIdle(after delay: Duration? = nil) {
         guard let timeout = plan.idleTimeout, !state.withLock({ $0.ended }) else { return }
-        keep(
-            timer.schedule(after: delay ?? timeout) { [weak self] in
-            guard let self else { return }
-            let (ended, lastActivity, buffer) = state.withLock {
-                state -> (Bool, Duration, ChunkBuffer?) in
-                if case .streaming(let buffer) = state.phase { return (state.ended, state.lastActivity, buffer) }
-                return (state.ended, state.lastActivity, nil)
+        let work = timer.schedule(after: delay ?? timeout) { [weak self] in self?.checkIdle(timeout: timeout) }
+        keep(work, as: \.idleTimer)
+    }
+
+    private func checkIdle(timeout: Duration) {
+        // The buffer or the writer, not the phase: a copy of a body being collected would make its next append copy
+        // it whole.
+        let (ended, lastActivity, buffer, writer) = state.withLock {
+            state -> (Bool, Duration, ChunkBuffer?, FileWriter?) in
+            switch state.phase {
+            case .streaming(let buffer): (state.ended, state.lastActivity, buffer, nil)
+            case .writing(let writer): (state.ended, state.lastActivity, nil, writer)
+            case .waiting, .collecting: (state.ended, state.lastActivity, nil, nil)
             }
-            guard !ended else { return }
-            let quiet = timer.now - lastActivity
-            if quiet >= timeout && buffer?.isHoldingBack != true {
-                stop(because: URLError(.timedOut))
-            } else {
-                watchIdle(after: max(timeout - quiet, .milliseconds(10)))
-            }
-            },
-            as: \.idleTimer
-        )
+        }
+        guard !ended else { return }
+        let heldBack = buffer?.isHoldingBack == true || writer?.isHoldingBack == true
+        let quiet = timer.now - lastActivity
+        if timer is ImmediateScheduler || (quiet >= timeout && !heldBack) {
+            stop(because: URLError(.timedOut))
+        } else {
+            watchIdle(after: max(timeout - quiet, .milliseconds(10)))
+        }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A 2xx answer whose status and headers have arrived and whose body is still arriving (see
-/// ``ApiProvider/stream(on:)``).
+/// An answer whose status and headers have arrived and whose body is still arriving: from
+/// ``ApiProvider/stream(on:)``, always a 2xx one.
 public struct StreamedResponse<ClientErrorType: Decodable & Sendable>: Sendable {
     /// The status and headers.
     public let response: HTTPURLResponse

@@ -15,13 +15,16 @@ package struct BodyCollector: Sendable {
     }
 
     /// Refuses an announced length over the limit, and makes room for one under it at once: growing a large body
-    /// by doubling would hold up to twice its size.
+    /// by doubling would hold up to twice its size. At most 64 MiB is reserved ahead of the bytes, so that a server
+    /// announcing a length it never sends cannot make a provider with a very high limit allocate it.
     /// - Parameter isHead: An answer to HEAD, which announces the length of a body it does not have.
     package mutating func expect(announced length: Int64?, isHead: Bool = false) throws {
         guard let length, length > 0, !isHead else { return }
         try Self.check(announced: length, limit: limit)
-        body.reserveCapacity(Int(length))
+        body.reserveCapacity(Int(min(length, Self.largestReservation)))
     }
+
+    private static let largestReservation: Int64 = 64 << 20
 
     /// Adds `part`, or throws ``ResponseBodyTooLargeError`` (keeping nothing of it) when it would pass the limit.
     package mutating func append(_ part: Data) throws {
