@@ -32,4 +32,8 @@ extension ApiProvider {
         case .mocks(let behavior): behavior.scheduler
         }
     }
+
+    /// ``clock``, or real time without one: what waits out a retry or a reconnection that has no scheduler of its
+    /// own.
+    var timer: any Scheduler { clock ?? DispatchQueueScheduler.realTime }
 }

@@ -128,7 +128,7 @@ extension ApiProvider {
                         number + 1,
                         of: run,
                         after: delay,
-                        on: scheduler ?? clock ?? DispatchQueueScheduler(queue: .global(qos: .userInitiated)),
+                        on: scheduler ?? timer,
                         requestedBy: requester
                     )
                 }

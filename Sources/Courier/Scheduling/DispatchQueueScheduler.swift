@@ -8,6 +8,10 @@ public struct DispatchQueueScheduler: Scheduler {
     /// The queue the work runs on.
     public let queue: DispatchQueue
 
+    /// Real time for a request's timers when no scheduler is given: the one default of ``TransportOptions/timer``,
+    /// a retry's wait and a Server-Sent Events reconnection.
+    static var realTime: DispatchQueueScheduler { DispatchQueueScheduler(queue: .global(qos: .userInitiated)) }
+
     private let start = ContinuousClock.now
 
     /// Creates a scheduler running work on `queue`.

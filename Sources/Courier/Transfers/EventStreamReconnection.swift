@@ -4,7 +4,7 @@ public struct EventStreamReconnection: Sendable {
     /// made without one (``init(delay:maximumFailedAttempts:)``) the waits run on the request's clock instead (the
     /// provider's scheduler, or a mocked provider's behavior's; real time without one), and this reads as real time.
     public var scheduler: any Scheduler {
-        get { ownScheduler ?? DispatchQueueScheduler() }
+        get { ownScheduler ?? DispatchQueueScheduler.realTime }
         set { ownScheduler = newValue }
     }
 

@@ -95,12 +95,11 @@ final class FileWriter: Sendable {
     func close(_ completion: @escaping @Sendable ((any Error)?) -> Void) {
         let rest = state.withLock { state in
             defer { state.pending = Data() }
-            return state.closed ? Data() : state.pending
+            guard !state.closed, !state.pending.isEmpty else { return Data() }
+            state.batchesWriting += 1
+            return state.pending
         }
-        if !rest.isEmpty {
-            state.withLock { $0.batchesWriting += 1 }
-            flush(rest)
-        }
+        if !rest.isEmpty { flush(rest) }
         run { [self] in
             let (error, wasClosed) = state.withLock { state in
                 defer { state.closed = true }

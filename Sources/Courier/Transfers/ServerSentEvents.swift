@@ -100,8 +100,7 @@ public struct ServerSentEvents<EndpointType: Endpoint>: AsyncSequence, Sendable 
 
         private func waitBeforeReconnecting() async throws {
             guard let reconnection else { return }
-            let clock = reconnection.ownScheduler ?? provider.clock ?? DispatchQueueScheduler()
-            try await Self.sleep(reconnectionTime ?? reconnection.delay, on: clock)
+            try await Self.sleep(reconnectionTime ?? reconnection.delay, on: reconnection.ownScheduler ?? provider.timer)
         }
 
         /// A lost or refused connection, a timeout or a 5xx: worth connecting again. A 4xx or a cancellation is not.

@@ -98,7 +98,7 @@ public struct TransportOptions: Sendable {
 extension TransportOptions {
     /// What runs the timeout: ``scheduler``, or real time on a global queue. Every timer of a request is made here.
     public var timer: any Scheduler {
-        scheduler ?? DispatchQueueScheduler(queue: .global(qos: .userInitiated))
+        scheduler ?? DispatchQueueScheduler.realTime
     }
 }
 
