@@ -96,7 +96,8 @@ public final class AsyncHTTPClientTransport: Transport {
     /// the cancelling thread.
     ///
     /// Nothing here runs on Swift concurrency's threads: the client's future-based door answers from the event loop
-    /// that read the response, and a file body is read on a Dispatch queue. A caller blocking every thread of that
+    /// that read the response, and a file body is read on a Dispatch queue. (A body produced while it is sent is
+    /// read in a task, see `ProducedBody`: only an `async` door sends one.) A caller blocking every thread of that
     /// pool (`ApiProvider.performRequestAndWait(on:decodeBodyTo:)` inside tasks) cannot starve its own request,
     /// and no task is started and hopped to per request.
     public func send(
@@ -107,10 +108,20 @@ public final class AsyncHTTPClientTransport: Transport {
         let limit = options.maximumResponseBodySize
         let outgoing: HTTPClient.Request
         let bodyEnd: RequestBodyEnd?
+        let produced = options.requestBody.map(ProducedBody.init)
+        // Whatever way the exchange ends, a producer is not read on.
+        var completion = completion
+        if let produced {
+            completion = { [completion] answer in
+                produced.stop()
+                completion(answer)
+            }
+        }
         do {
             let (clientRequest, streamedBodyEnd) = try clientRequest(
                 for: request,
                 bodyFile: options.bodyFile,
+                produced: produced,
                 reportingUpload: options.uploadProgress != nil
             )
             var built = clientRequest
@@ -161,7 +172,7 @@ public final class AsyncHTTPClientTransport: Transport {
             url: outgoing.url,
             method: outgoing.method,
             options: options,
-            uploadSize: Courier.uploadSize(of: request, bodyFile: options.bodyFile),
+            uploadSize: options.requestBody?.length ?? Courier.uploadSize(of: request, bodyFile: options.bodyFile),
             bodyEnd: bodyEnd
         )
         let task = client.execute(request: outgoing, delegate: delegate, eventLoop: preference(for: bodyEnd))
@@ -190,6 +201,7 @@ public final class AsyncHTTPClientTransport: Transport {
     private func clientRequest(
         for request: URLRequest,
         bodyFile: URL?,
+        produced: ProducedBody?,
         reportingUpload: Bool
     ) throws -> (HTTPClient.Request, RequestBodyEnd?) {
         guard let url = request.url else { throw URLError(.badURL) }
@@ -199,7 +211,9 @@ public final class AsyncHTTPClientTransport: Transport {
         for (name, value) in fields {
             headers.add(name: name, value: value)
         }
-        let (body, bodyEnd) = try body(of: request, file: bodyFile, sliced: reportingUpload)
+        let (body, bodyEnd) =
+            try produced.map { RequestBodyEnd.streamed(length: $0.length, by: client, $0.write) }
+            ?? body(of: request, file: bodyFile, sliced: reportingUpload)
         let outgoing = try HTTPClient.Request(
             url: url,
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
@@ -214,7 +228,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   it is sent rather than once when it all has been.
     private func body(of request: URLRequest, file: URL?, sliced: Bool) throws -> (HTTPClient.Body?, RequestBodyEnd?) {
         if let data = request.httpBody, sliced, data.count > FileChunks.progressSliceSize {
-            return RequestBodyEnd.streamed(length: data.count, by: client) { writer, eventLoop in
+            return RequestBodyEnd.streamed(length: Int64(data.count), by: client) { writer, eventLoop in
                 FileChunks.write(data, inSlicesTo: writer, on: eventLoop)
             }
         }
@@ -224,8 +238,11 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         guard let file else { return (nil, nil) }
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-        return RequestBodyEnd.streamed(length: size, by: client) { writer, eventLoop in
+        return RequestBodyEnd.streamed(length: Int64(size), by: client) { writer, eventLoop in
             FileChunks(url: file).write(size: size, to: writer, on: eventLoop)
         }
     }
 }
+
+/// Sends a body as it is produced, pausing the producer while the connection cannot take more.
+extension AsyncHTTPClientTransport: RequestBodyStreaming {}

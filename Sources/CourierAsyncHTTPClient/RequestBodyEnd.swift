@@ -32,14 +32,14 @@ final class RequestBodyEnd: Sendable {
         self.eventLoop = eventLoop
     }
 
-    /// A body of `length` bytes that `write` streams, with its futures on one of `client`'s event loops, and its end.
+    /// A body of `length` bytes (`nil`: not known, sent chunked) that `write` streams, with its futures on one of `client`'s event loops, and its end.
     static func streamed(
-        length: Int,
+        length: Int64?,
         by client: HTTPClient,
         _ write: @escaping @Sendable (HTTPClient.Body.StreamWriter, any EventLoop) -> EventLoopFuture<Void>
     ) -> (HTTPClient.Body, RequestBodyEnd) {
         let bodyEnd = RequestBodyEnd(eventLoop: client.eventLoopGroup.next())
-        let body = HTTPClient.Body.stream(contentLength: Int64(length)) { writer in
+        let body = HTTPClient.Body.stream(contentLength: length) { writer in
             let written = write(writer, bodyEnd.eventLoop)
             bodyEnd.started(written)
             return written

@@ -22,7 +22,19 @@ enum SinkRoute {
     static let keptBytes = 256
 
     /// `POST`/`PUT /sink`: reads the body chunk by chunk and answers with a ``SinkReport``.
+    /// `POST /relay`: answers 200 at once and sends each part of the request body back as it arrives, so that a
+    /// client sees a part of its body come back before it has sent the next.
     static func add(to router: Router<TestRequestContext>) {
+        router.post("/relay") { request, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody { writer in
+                    for try await buffer in request.body { try await writer.write(buffer) }
+                    try await writer.finish(nil)
+                }
+            )
+        }
         for method in [HTTPRequest.Method.post, .put] {
             router.on("/sink", method: method) { request, _ in
                 var bytes = 0

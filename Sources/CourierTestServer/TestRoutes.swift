@@ -145,9 +145,10 @@ struct RecordingMiddleware: RouterMiddleware {
     ) async throws
         -> Response
     {
-        // The sink streams bodies larger than the recorder would hold; it is recorded without its body. `/silent`
-        // watches its request's stream for the client leaving, which only an untouched body can do; a GET has none.
-        if request.uri.path == "/sink" || request.uri.path.hasPrefix("/silent/") {
+        // The sink streams bodies larger than the recorder would hold, and the relay sends each part back before
+        // the next arrives; both are recorded without their body. `/silent` watches its request's stream for the
+        // client leaving, which only an untouched body can do; a GET has none.
+        if ["/sink", "/relay"].contains(request.uri.path) || request.uri.path.hasPrefix("/silent/") {
             await log.record(ReceivedRequest(headOf: request), clientPort: context.remoteAddress?.port)
             return try await next(request, context)
         }

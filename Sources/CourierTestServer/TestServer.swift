@@ -17,7 +17,8 @@ import Logging
 /// - `/redirect?to=URL[&status=302]`: a redirect to `URL`.
 /// - `/set-cookie?name=value`: sets the cookie `name=value`.
 /// - `/drip`, `/bytes`: slow and large answers (see `StreamingRoutes`).
-/// - `/sink` (POST, PUT): reads a body of any size as a stream and answers a ``SinkReport`` (see `SinkRoute`).
+/// - `/sink` (POST, PUT): reads a body of any size as a stream and answers a ``SinkReport``; `/relay` (POST) sends
+///   each part of the body back as it arrives (see `SinkRoute`).
 /// - `/gzip-zeros?count=N`: N zero bytes, gzip-compressed on the wire.
 /// - `/file`, `/events/{key}`, `/event-stream`: generated files with ranges, and event streams (see
 ///   `TransferRoutes`).
@@ -27,7 +28,7 @@ import Logging
 /// - `/zen`, `/users/{name}`, `/users/{name}/repos`, `/repos/{owner}/{repo}/issues`, `/gifs`,
 ///   `/login/oauth/access_token`: a GitHub-like API for the example ported from Moya (see `GitHubRoutes`).
 ///
-/// Every request, on any route, is recorded (those to `/sink` and `/silent/{id}` without their body):
+/// Every request, on any route, is recorded (those to `/sink`, `/relay` and `/silent/{id}` without their body):
 /// ``receivedRequests()`` returns them in arrival order.
 public final class TestServer: Sendable {
     /// The port the server listens on.

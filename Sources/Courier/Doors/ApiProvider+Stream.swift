@@ -40,28 +40,47 @@ extension ApiProvider {
     /// status themselves (code generated from an OpenAPI document decodes a 404 as one of its own responses). The
     /// request goes through the plugins, retries, observation and mocks as any other, and the plugins and the
     /// observation still see a 4xx or 5xx as one; only a request that got no answer (or that a plugin failed) fails.
+    ///
+    /// - Parameter body: A body produced while it is sent, for an endpoint whose method carries none: sent part by
+    ///   part over a transport that streams request bodies (``RequestBodyStreaming``), read whole first over any
+    ///   other; each retry reads it again as ``RequestBodyStream`` says.
     package func rawExchange(
-        on endpoint: EndpointType
+        on endpoint: EndpointType,
+        body: RequestBodyStream? = nil
     ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
-        await stream(on: endpoint, timeout: nil, headers: [:], everyStatus: true)
+        if body != nil, endpoint.method.body != nil {
+            return .failure(
+                .invalidRequest(
+                    reason: "\(endpoint.nameForMessages) has a body of its own and cannot be sent with a streamed one"
+                )
+            )
+        }
+        if body != nil, ["GET", "HEAD"].contains(endpoint.method.name.uppercased()) {
+            let method = endpoint.method.name.uppercased()
+            return .failure(.invalidRequest(reason: "a \(method) request cannot carry a body"))
+        }
+        return await stream(on: endpoint, timeout: nil, headers: [:], everyStatus: true, requestBody: body)
     }
 
     /// - Parameters:
     ///   - timeout: The overall timeout, or `nil` for the endpoint's ``Endpoint/transferTimeout``.
     ///   - everyStatus: Whether a body of any status is streamed, not a 2xx one alone.
+    ///   - requestBody: A request body produced while it is sent, or `nil`.
     func stream(
         on endpoint: EndpointType,
         timeout: Duration?,
         headers: [String: String],
-        everyStatus: Bool = false
+        everyStatus: Bool = false,
+        requestBody: RequestBodyStream? = nil
     ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
-        let plan = TransferPlan(
+        var plan = TransferPlan(
             destination: .stream(everyStatus: everyStatus),
             progress: nil,
             headers: headers,
             idleTimeout: endpoint.timeout,
             overallTimeout: timeout ?? endpoint.transferTimeout
         )
+        plan.requestBody = requestBody
         let exchange = await exchange(for: endpoint, transfer: plan)
         let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>
         if case .failure(let failure) = result, !everyStatus || exchange.error != nil || exchange.head == nil {

@@ -17,6 +17,9 @@ extension ApiProvider {
             let startedAt = number == 1 ? run.mockClockAtStart : nil
             transport = MockTransport(behavior: behavior, endpoint: run.endpoint, startedAt: startedAt)
         }
+        if run.transfer?.requestBody != nil, !(transport is any RequestBodyStreaming) {
+            transport = BodyReadingTransport(next: transport)
+        }
         for step in answerSteps.reversed() {
             transport = SteppedTransport(step: step, endpoint: run.endpoint, next: transport)
         }

@@ -23,7 +23,7 @@ extension ApiProvider {
                 request.setValue(value, forHTTPHeaderField: name)
             }
         }
-        let uploadSize = Courier.uploadSize(of: request, bodyFile: run.bodyFile?.url)
+        let uploadSize = plan.requestBody?.length ?? Courier.uploadSize(of: request, bodyFile: run.bodyFile?.url)
         // A request without a body has no upload to report.
         if let uploadSize { plan.uploadMeter?.restart(at: 0, expected: uploadSize) }
         var uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
@@ -47,6 +47,14 @@ extension ApiProvider {
             deliver: { exchange in run.handOver(exchange, to: judge) }
         )
         options.responseBodyReceiver = receiver
+        do {
+            // While the body is being produced, the exchange is not silent: each part counts as activity.
+            options.requestBody = try plan.requestBody?.reader { [weak receiver] in receiver?.noteRequestBodyPart() }
+        } catch {
+            // A body produced once that cannot be replayed: the plugins judge the refusal as this sending's answer.
+            run.handOver(Exchange(request: request, error: error), to: judge)
+            return {}
+        }
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
         receiver.attach(cancel: cancel)
         // Through the receiver, so that a head arriving after the cancellation opens no file.

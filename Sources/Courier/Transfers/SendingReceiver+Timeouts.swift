@@ -27,6 +27,13 @@ extension SendingReceiver {
         }
     }
 
+    /// A part of a produced request body was taken (or its end reached): a caller still producing its body is no
+    /// silence of the server's, and the wait for the head counts from the body's end.
+    func noteRequestBodyPart() {
+        let now = timer.now
+        state.withLock { $0.lastActivity = now }
+    }
+
     /// Keeps `work` to cancel when the exchange ends, so that no timer of an ended transfer stays pending (a
     /// ``TestScheduler`` would count it); cancels it at once if the exchange has ended already.
     private func keep(_ work: ScheduledWork, as timer: WritableKeyPath<State, ScheduledWork?>) {

@@ -26,6 +26,8 @@ struct TransferPlan: Sendable {
     var idleTimeout: Duration?
     /// For a file or a stream: the longest the whole exchange may take.
     var overallTimeout: Duration?
+    /// A request body produced while it is sent, read anew (or replayed) by each sending.
+    var requestBody: RequestBodyStream?
 
     init(
         destination: Destination,

@@ -66,6 +66,9 @@ public struct TransportOptions: Sendable {
     /// The clock that runs ``timeout``, or `nil` for real time: a provider made with a scheduler passes it here, so
     /// that a ``TestScheduler``'s virtual time times the exchange.
     public var scheduler: (any Scheduler)?
+    /// A body produced while it is sent, read part by part: only a transport that declares
+    /// ``RequestBodyStreaming`` is given one (any other gets the body whole, read first).
+    package var requestBody: RequestBodyStream.Reader?
 
     /// Creates options.
     /// - Parameters:
