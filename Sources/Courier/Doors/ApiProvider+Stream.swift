@@ -40,6 +40,7 @@ extension ApiProvider {
     /// status themselves (code generated from an OpenAPI document decodes a 404 as one of its own responses). The
     /// request goes through the plugins, retries, observation and mocks as any other, and the plugins and the
     /// observation still see a 4xx or 5xx as one; only a request that got no answer (or that a plugin failed) fails.
+    /// The answer is its status, its header fields and its body: no `HTTPURLResponse` is made for it.
     ///
     /// - Parameter body: A body produced while it is sent, for an endpoint whose method carries none: sent part by
     ///   part over a transport that streams request bodies (``RequestBodyStreaming``), read whole first over any
@@ -47,7 +48,7 @@ extension ApiProvider {
     package func rawExchange(
         on endpoint: EndpointType,
         body: RequestBodyStream? = nil
-    ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
+    ) async -> Result<RawAnswer<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
         if body != nil, endpoint.method.body != nil {
             return .failure(
                 .invalidRequest(
@@ -59,31 +60,37 @@ extension ApiProvider {
             let method = endpoint.method.name.uppercased()
             return .failure(.invalidRequest(reason: "a \(method) request cannot carry a body"))
         }
-        return await stream(on: endpoint, timeout: nil, headers: [:], everyStatus: true, requestBody: body)
+        let plan = plan(for: endpoint, everyStatus: true, requestBody: body)
+        let exchange = await exchange(for: endpoint, transfer: plan)
+        let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>
+        guard let head = exchange.head, let statusCode = head.statusCode, let buffer = exchange.receiver?.stream else {
+            exchange.receiver?.discard()
+            if case .failure(let failure) = result { return .failure(failure) }
+            return .failure(.noResponseReceived(error: exchange.error))
+        }
+        if case .failure(let failure) = result, exchange.error != nil {
+            exchange.receiver?.discard()
+            return .failure(failure)
+        }
+        return .success(
+            RawAnswer(
+                statusCode: statusCode,
+                headerFields: head.headerFields,
+                chunks: ResponseChunks(reader: StreamReader(buffer: buffer))
+            )
+        )
     }
 
-    /// - Parameters:
-    ///   - timeout: The overall timeout, or `nil` for the endpoint's ``Endpoint/transferTimeout``.
-    ///   - everyStatus: Whether a body of any status is streamed, not a 2xx one alone.
-    ///   - requestBody: A request body produced while it is sent, or `nil`.
+    /// - Parameter timeout: The overall timeout, or `nil` for the endpoint's ``Endpoint/transferTimeout``.
     func stream(
         on endpoint: EndpointType,
         timeout: Duration?,
-        headers: [String: String],
-        everyStatus: Bool = false,
-        requestBody: RequestBodyStream? = nil
+        headers: [String: String]
     ) async -> Result<StreamedResponse<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
-        var plan = TransferPlan(
-            destination: .stream(everyStatus: everyStatus),
-            progress: nil,
-            headers: headers,
-            idleTimeout: endpoint.timeout,
-            overallTimeout: timeout ?? endpoint.transferTimeout
-        )
-        plan.requestBody = requestBody
+        let plan = plan(for: endpoint, timeout: timeout, headers: headers)
         let exchange = await exchange(for: endpoint, transfer: plan)
         let result = finish(exchange, endpoint: endpoint) as TypedResult<EmptyBodyResponse>
-        if case .failure(let failure) = result, !everyStatus || exchange.error != nil || exchange.head == nil {
+        if case .failure(let failure) = result {
             exchange.receiver?.discard()
             return .failure(failure)
         }
@@ -98,5 +105,24 @@ extension ApiProvider {
                 maximumLineLength: endpoint.maximumResponseBodySize
             )
         )
+    }
+
+    /// A stream's plan: the endpoint's timeouts, the body of a 2xx answer (of any, with `everyStatus`) streamed.
+    private func plan(
+        for endpoint: EndpointType,
+        timeout: Duration? = nil,
+        headers: [String: String] = [:],
+        everyStatus: Bool = false,
+        requestBody: RequestBodyStream? = nil
+    ) -> TransferPlan {
+        var plan = TransferPlan(
+            destination: .stream(everyStatus: everyStatus),
+            progress: nil,
+            headers: headers,
+            idleTimeout: endpoint.timeout,
+            overallTimeout: timeout ?? endpoint.transferTimeout
+        )
+        plan.requestBody = requestBody
+        return plan
     }
 }

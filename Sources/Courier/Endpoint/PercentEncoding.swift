@@ -8,6 +8,9 @@ enum PercentEncoding {
     /// or fragment.
     static let pathAllowed = unreserved.union("!$&'()*+,;=:@/")
 
+    /// What a percent-encoded path and query may hold as it is (RFC 3986 `path-abempty [ "?" query ]`).
+    static let targetAllowed = pathAllowed.union("?%")
+
     /// What the WHATWG `application/x-www-form-urlencoded` serializer leaves as it is (a space becomes `+`).
     static let formAllowed = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
 

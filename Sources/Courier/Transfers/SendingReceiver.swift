@@ -82,7 +82,13 @@ final class SendingReceiver: ResponseBodyReceiver {
         let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headerFields)
         var phase = Phase.collecting(BodyCollector(limit: collectLimit))
         var offset: Int64 = 0
-        var expected = HeaderFields.contentLength(in: headerFields)
+        // Read only where a size limit or progress needs it: not for a stream without progress reports.
+        var expected: Int64?
+        var expectedIsKnown = false
+        func announced() -> Int64? {
+            if !expectedIsKnown { (expected, expectedIsKnown) = (HeaderFields.contentLength(in: headerFields), true) }
+            return expected
+        }
         if plan.takesBody(ofStatus: statusCode) {
             // A server answers 2xx once it has the request body: the upload is whole, whether or not the transport
             // reported its last bytes.
@@ -98,14 +104,14 @@ final class SendingReceiver: ResponseBodyReceiver {
                     inline: whole
                 )
                 offset = writer.offset
-                expected = writer.expectedSize
+                (expected, expectedIsKnown) = (writer.expectedSize, true)
                 phase = .writing(writer)
             case .stream:
                 phase = .streaming(ChunkBuffer(stop: { [weak self] in self?.stop(because: URLError(.cancelled)) }))
             }
         }
         if case .collecting(var body) = phase {
-            try body.expect(announced: expected)
+            try body.expect(announced: announced())
             phase = .collecting(body)
         }
         let now = timer.now
@@ -114,7 +120,7 @@ final class SendingReceiver: ResponseBodyReceiver {
             state.head = head
             state.lastActivity = now
         }
-        plan.downloadMeter?.restart(at: offset, expected: expected.map { $0 + offset })
+        if let meter = plan.downloadMeter { meter.restart(at: offset, expected: announced().map { $0 + offset }) }
         if case .streaming = phase {
             // The caller gets the status and headers now; the body follows through the stream.
             var exchange = Exchange(request: request, head: head)

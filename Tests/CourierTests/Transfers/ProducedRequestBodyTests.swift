@@ -54,7 +54,7 @@ import FoundationNetworking
             let report = try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
                 let body = Self.body(Self.parts, announced: announced)
                 let streamed = try await provider.rawExchange(on: Self.sink, body: body).get()
-                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed))
+                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed.chunks))
             }
             #expect(report.bytes == Self.whole.count)
             #expect(report.head == Self.whole.prefix(Self.kept))
@@ -82,7 +82,7 @@ import FoundationNetworking
                 baseUrl: server.baseUrl
             ) { provider in
                 let streamed = try await provider.rawExchange(on: Self.sink, body: Self.body(parts)).get()
-                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed))
+                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed.chunks))
             }
             #expect(report.bytes == whole.count)
             #expect(report.tail == whole.suffix(Self.kept))
@@ -132,7 +132,7 @@ import FoundationNetworking
             let flaky = FreeEndpoint(subpath: path, method: .post(), queryParameters: ["failures": "1"])
             let body = Self.body(Self.parts, iteration: .once, asked: asked)
             let status = try await kind.withProvider(baseUrl: server.baseUrl, plugins: [retry]) { provider in
-                try await provider.rawExchange(on: flaky, body: body).get().response.statusCode
+                try await provider.rawExchange(on: flaky, body: body).get().statusCode
             }
             #expect(status == 200)
             #expect(asked.events == ["parts"])
@@ -150,7 +150,7 @@ import FoundationNetworking
             let flaky = FreeEndpoint(subpath: path, method: .post(), queryParameters: ["failures": "1"])
             let body = Self.body([Data("0123456789".utf8)], iteration: .once, replayLimit: 4)
             let result = try await kind.withProvider(baseUrl: server.baseUrl, plugins: [retry]) { provider in
-                await provider.rawExchange(on: flaky, body: body).map(\.response.statusCode)
+                await provider.rawExchange(on: flaky, body: body).map(\.statusCode)
             }
             let reason =
                 "the request body can be produced only once and was larger than the 4 bytes kept to send it "
@@ -170,7 +170,7 @@ import FoundationNetworking
                 }
             }
             let result = try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
-                await provider.rawExchange(on: Self.sink, body: body).map(\.response.statusCode)
+                await provider.rawExchange(on: Self.sink, body: body).map(\.statusCode)
             }
             let reason = "the request body was announced as 10 bytes, but it ended after 5"
             #expect(result == .failure(.invalidRequest(reason: reason)))
@@ -191,7 +191,7 @@ import FoundationNetworking
                 return parts
             }
             let result = try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
-                let exchange = Task { await provider.rawExchange(on: Self.sink, body: body).map(\.response.statusCode) }
+                let exchange = Task { await provider.rawExchange(on: Self.sink, body: body).map(\.statusCode) }
                 for await _ in asked {}
                 exchange.cancel()
                 return await exchange.value
@@ -230,7 +230,7 @@ import FoundationNetworking
                 await scheduler.advance(by: .seconds(8))
                 await feed.give(nil)
                 let streamed = try await exchange.value.get()
-                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed))
+                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed.chunks))
             }
             #expect(report.head == Data("first, second".utf8))
         }
@@ -251,7 +251,7 @@ import FoundationNetworking
             mockingBehavior: MockingBehavior { _ in MockedResponse(status: .created, bodyData: Data()) }
         )
         let streamed = try await provider.rawExchange(on: FreeEndpoint(method: .post()), body: body).get()
-        #expect(streamed.response.statusCode == 201)
+        #expect(streamed.statusCode == 201)
         #expect(read.events == ["first", "second", "end"])
     }
 
@@ -261,7 +261,7 @@ import FoundationNetworking
         )
         let body = Self.body([Data("x".utf8)])
         let own = FreeEndpoint(method: .post(body: .data(Data("own".utf8))))
-        let withOwn = await provider.rawExchange(on: own, body: body).map(\.response.statusCode)
+        let withOwn = await provider.rawExchange(on: own, body: body).map(\.statusCode)
         #expect(
             withOwn
                 == .failure(
@@ -271,7 +271,7 @@ import FoundationNetworking
                     )
                 )
         )
-        let onGet = await provider.rawExchange(on: FreeEndpoint(), body: body).map(\.response.statusCode)
+        let onGet = await provider.rawExchange(on: FreeEndpoint(), body: body).map(\.statusCode)
         #expect(onGet == .failure(.invalidRequest(reason: "a GET request cannot carry a body")))
     }
 }

@@ -30,9 +30,9 @@ import FoundationNetworking
         }
     }
 
-    static func body(of streamed: StreamedResponse<TestError>) async throws -> Data {
+    static func body(of chunks: ResponseChunks<TestError>) async throws -> Data {
         var body = Data()
-        for try await chunk in streamed.chunks { body.append(chunk) }
+        for try await chunk in chunks { body.append(chunk) }
         return body
     }
 
@@ -45,15 +45,15 @@ import FoundationNetworking
             // `seen` last, nearest the network: it sees every answer before the retry plugin judges it.
             try await kind.withProvider(baseUrl: server.baseUrl, plugins: [retry, seen]) { provider in
                 let notFound = try await provider.rawExchange(on: FreeEndpoint(subpath: "status/404")).get()
-                let notFoundBody = try await Self.body(of: notFound)
-                #expect(notFound.response.statusCode == 404)
+                let notFoundBody = try await Self.body(of: notFound.chunks)
+                #expect(notFound.statusCode == 404)
                 let error = try JSONDecoder().decode(TestError.self, from: notFoundBody)
                 #expect(error == TestError(code: 404, message: "status 404"))
 
                 let flaky = FreeEndpoint(subpath: "flaky/raw-\(kind.rawValue)", queryParameters: ["failures": "1"])
                 let retried = try await provider.rawExchange(on: flaky).get()
-                let retriedBody = try await Self.body(of: retried)
-                #expect(retried.response.statusCode == 200)
+                let retriedBody = try await Self.body(of: retried.chunks)
+                #expect(retried.statusCode == 200)
                 #expect(try JSONDecoder().decode([String: Int].self, from: retriedBody) == ["attempt": 2])
             }
             // The plugins judged every answer as they do on any door: the 404 is a failure to them.
@@ -66,7 +66,7 @@ import FoundationNetworking
     func aRequestWithoutAnAnswerFails(kind: TransportKind) async throws {
         let closed = try await TestServer.withServer { server in server.baseUrl }
         let result = try await kind.withProvider(FreeEndpoint.self, baseUrl: closed) { provider in
-            await provider.rawExchange(on: FreeEndpoint(subpath: "status/200")).map(\.response.statusCode)
+            await provider.rawExchange(on: FreeEndpoint(subpath: "status/200")).map(\.statusCode)
         }
         #expect(result == .failure(.noResponseReceived(error: URLError(.cannotConnectToHost))))
     }
@@ -77,8 +77,8 @@ import FoundationNetworking
             mockingBehavior: MockingBehavior { _ in MockedResponse(status: .internalServerError, bodyData: body) }
         )
         let streamed = try await provider.rawExchange(on: FreeEndpoint()).get()
-        let received = try await Self.body(of: streamed)
-        #expect(streamed.response.statusCode == 500)
+        let received = try await Self.body(of: streamed.chunks)
+        #expect(streamed.statusCode == 500)
         #expect(received == body)
     }
 }
