@@ -16,10 +16,12 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .library(name: "CourierTestServerTLS", targets: ["CourierTestServerTLS"]),
         .executable(name: "TodoExample", targets: ["TodoExample"]),
         .executable(name: "GitHubExample", targets: ["GitHubExample"]),
+        .executable(name: "OpenAPIExample", targets: ["OpenAPIExample"]),
     ],
     dependencies: [
         // Without Hummingbird's default trait ConfigurationSupport: swift-configuration is not used here, and it is
@@ -33,6 +35,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        // Only for the OpenAPI example: its client is generated at build time, as users generate theirs.
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        // Only for the benchmarks: the OpenAPI project's own transports, the baselines of a generated client's call.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -80,6 +88,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "CourierOpenAPI",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        .target(
             name: "CourierTestServer",
             dependencies: [
                 "Courier",
@@ -119,8 +135,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "CourierOpenAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
-            path: "Benchmarks/CourierBenchmarks"
+            path: "Benchmarks/CourierBenchmarks",
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         .executableTarget(
             name: "CourierFuzz",
@@ -159,8 +180,44 @@ let package = Package(
             path: "Examples/GitHubExample"
         ),
         .testTarget(
+            name: "CourierOpenAPITests",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierOpenAPI",
+                "CourierTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: testCodeSettings
+        ),
+        .executableTarget(
+            name: "OpenAPIExample",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierOpenAPI",
+                "CourierTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Examples/OpenAPIExample",
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .testTarget(
             name: "ExamplesTests",
-            dependencies: ["Courier", "CourierTestServer", "GitHubExample", "TodoExample"],
+            dependencies: [
+                "Courier",
+                "CourierOpenAPI",
+                "CourierTestServer",
+                "GitHubExample",
+                "OpenAPIExample",
+                "TodoExample",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
             swiftSettings: [.treatAllWarnings(as: .error)] + testCodeSettings
         ),
         .testTarget(

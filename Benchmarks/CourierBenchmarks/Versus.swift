@@ -7,7 +7,7 @@ enum Versus {
     static let passes = Int(ProcessInfo.processInfo.environment["COURIER_BENCH_PASSES"] ?? "") ?? 4
 
     /// One figure of a pass: requests per second and CPU µs per request of a client in one build.
-    private struct Figure {
+    struct Figure {
         var rate: Double
         var cpu: Double
     }
@@ -129,9 +129,11 @@ enum Versus {
     /// The number standing for raw URLSession with a data delegate, which `flight` calls "delegate".
     private static let delegateClient = -1
 
-    /// One client of one build for `duration`, in a process of its own.
-    private static func flight(
+    /// One client of one build for `duration`, in a process of its own: the mode `mode` (`flight`, or another that
+    /// prints the same line) of `executable`.
+    static func flight(
         _ executable: String,
+        mode: String = "flight",
         client: Int,
         port: Int,
         concurrency: Int,
@@ -140,7 +142,7 @@ enum Versus {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         let name = client == delegateClient ? "delegate" : String(client)
-        process.arguments = ["flight", name, String(port), String(concurrency)]
+        process.arguments = [mode, name, String(port), String(concurrency)]
         var environment = ProcessInfo.processInfo.environment
         environment["COURIER_BENCH_SECONDS"] = String(Int(Measure.seconds(duration)))
         process.environment = environment

@@ -102,6 +102,33 @@ case "versus":
     // change), taking turns in the same run.
     try Versus.report(other: arguments[1], duration: flightDuration)
 
+case "openapi":
+    // openapi: a generated client's call over Courier beside OpenAPI's own transports, and a streamed download.
+    try GeneratedClientsReport.run(duration: flightDuration)
+
+case "openapi-flight":
+    // openapi-flight <transport number, 0-3> <port> <in flight>: one transport of the generated client's table alone.
+    let transports = GeneratedClients.Transport.allCases
+    let transport = transports[min(max(Int(arguments[1]) ?? 0, 0), transports.count - 1)]
+    let operation = GeneratedClients.request(over: transport, port: Int(arguments[2]) ?? 0, httpClient: .shared)
+    let flight = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
+    print(
+        "\(transport.rawValue): \(Report.rate(flight.rate)), "
+            + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
+    )
+
+case "openapi-download":
+    // openapi-download <transport number, 0-3> <port> <bytes>: one streamed download through the generated client.
+    let transports = GeneratedClients.Transport.allCases
+    let transport = transports[min(max(Int(arguments[1]) ?? 0, 0), transports.count - 1)]
+    print(
+        try await GeneratedClients.downloadMemory(
+            over: transport,
+            port: Int(arguments[2]) ?? 0,
+            bytes: Int(arguments[3]) ?? (256 << 20)
+        )
+    )
+
 case "big":
     // big <raw|courier> <port>: a 1 MB JSON list fetched over URLSession and decoded 100 times.
     let port = Int(arguments[2]) ?? 0

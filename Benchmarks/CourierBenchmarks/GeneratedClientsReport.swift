@@ -1,0 +1,73 @@
+import Foundation
+
+/// A generated client's call over each transport it can have, each in a process of its own, taking turns: Courier
+/// over each of its transports beside the OpenAPI project's transport for the same HTTP client.
+enum GeneratedClientsReport {
+    static func run(duration: Duration) throws {
+        let (server, port) = try Measure.startServer()
+        defer { server.terminate() }
+        let passes = Versus.passes
+        let transports = GeneratedClients.Transport.allCases
+        print("## A generated client's call, 1 KB JSON decoded, by transport (medians of \(passes) passes)\n")
+        print(
+            "| in flight | transport | requests/s | CPU µs per request | Courier / OpenAPI's, rate | Courier − OpenAPI's, CPU µs |"
+        )
+        print("| --- | --- | --- | --- | --- | --- |")
+        for concurrency in [1, 16, 64] {
+            var byPass: [[Int: Versus.Figure]] = []
+            for pass in 0..<passes {
+                var order = Array(transports.indices)
+                if !pass.isMultiple(of: 2) { order.reverse() }
+                var figures: [Int: Versus.Figure] = [:]
+                for index in order {
+                    figures[index] = try Versus.flight(
+                        CommandLine.arguments[0],
+                        mode: "openapi-flight",
+                        client: index,
+                        port: port,
+                        concurrency: concurrency,
+                        duration: duration
+                    )
+                }
+                byPass.append(figures)
+            }
+            func median(_ value: ([Int: Versus.Figure]) -> Double) -> Double { Report.median(byPass.map(value)) }
+            for (index, transport) in transports.enumerated() {
+                // Courier's rows are set against OpenAPI's transport for the same HTTP client, the row before.
+                let isCourier = index.isMultiple(of: 2) == false
+                let rate = median { $0[index]?.rate ?? 0 }
+                let cpu = median { $0[index]?.cpu ?? 0 }
+                let versus =
+                    isCourier
+                    ? Report.ratio(median { ($0[index]?.rate ?? 0) / max($0[index - 1]?.rate ?? 0, 1) })
+                        + " | " + String(format: "%+.1f", median { ($0[index]?.cpu ?? 0) - ($0[index - 1]?.cpu ?? 0) })
+                    : " | "
+                print(
+                    "| \(concurrency) | \(transport.rawValue) | \(Report.rate(rate)) | \(String(format: "%.1f", cpu)) | "
+                        + versus + " |"
+                )
+            }
+        }
+        print("")
+        try downloadMemory(port: port)
+    }
+
+    /// A streamed download through the generated client, read part by part: how much it grows peak memory.
+    private static func downloadMemory(port: Int) throws {
+        let bytes = 256 << 20
+        print("## A 256 MiB download through a generated client, read as it arrives: peak memory growth\n")
+        print("| transport | peak growth, MiB | seconds |")
+        print("| --- | --- | --- |")
+        for (index, transport) in GeneratedClients.Transport.allCases.enumerated() {
+            let (stdout, _) = try Measure.child(["openapi-download", String(index), String(port), String(bytes)])
+            // "before <bytes> after <bytes> seconds <s>"
+            let fields = stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+            let growth = Double((Int(fields[safe: 3] ?? "") ?? 0) - (Int(fields[safe: 1] ?? "") ?? 0)) / 1_048_576
+            print(
+                "| \(transport.rawValue) | \(String(format: "%.1f", growth)) | "
+                    + "\(String(format: "%.2f", Double(fields[safe: 5] ?? "") ?? 0)) |"
+            )
+        }
+        print("")
+    }
+}
