@@ -60,14 +60,18 @@ extension RequestBodyStream {
             replayLimit: OpenAPIOperation.replayLimit
         ) {
             let parts = BodyParts(body)
-            return AsyncThrowingStream { try await parts.next() }
+            return { try await parts.next() }
         }
     }
 }
 
 /// One iteration of a generated code's body, pulled a part at a time: the body is never read ahead of the
 /// connection.
-private actor BodyParts {
+///
+/// Unchecked: the iterator is not `Sendable`, and one `RequestBodyStream.Reader` pulls from it, awaiting each part
+/// before it asks for the next. (An actor would need `next(isolation:)`, which Apple platforms have only from
+/// macOS 15 and iOS 18.)
+private final class BodyParts: @unchecked Sendable {
     private var iterator: HTTPBody.AsyncIterator
 
     init(_ body: HTTPBody) {
@@ -75,8 +79,6 @@ private actor BodyParts {
     }
 
     func next() async throws -> Data? {
-        var iterator = iterator
-        defer { self.iterator = iterator }
-        return try await iterator.next(isolation: self).map { Data($0) }
+        try await iterator.next().map { Data($0) }
     }
 }

@@ -34,6 +34,11 @@ struct BodyReadingTransport: Transport {
                 outcome.deliver(.failure(Task.isCancelled ? URLError(.cancelled) : error))
                 return
             }
+            // Cancelled while the body was being read: nothing is sent.
+            if cancelNext.withLock({ $0 != nil }) {
+                whole.remove()
+                return
+            }
             var request = request
             var options = options
             options.requestBody = nil

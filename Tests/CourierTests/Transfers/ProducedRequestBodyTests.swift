@@ -31,11 +31,14 @@ import FoundationNetworking
             replayLimit: replayLimit
         ) {
             asked?.append("parts")
-            return AsyncThrowingStream { continuation in
-                for part in parts { continuation.yield(part) }
-                continuation.finish()
-            }
+            return pulling(parts)
         }
+    }
+
+    /// One reading of `parts`, a part per call.
+    static func pulling(_ parts: [Data]) -> RequestBodyStream.Pull {
+        let left = Locked(Array(parts.reversed()))
+        return { left.withLock { $0.popLast() } }
     }
 
     /// How many bytes of each end of a body `/sink` reports.
@@ -54,7 +57,10 @@ import FoundationNetworking
             let report = try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
                 let body = Self.body(Self.parts, announced: announced)
                 let streamed = try await provider.rawExchange(on: Self.sink, body: body).get()
-                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed.chunks))
+                return try JSONDecoder().decode(
+                    SinkReport.self,
+                    from: try await RawExchangeTests.body(of: streamed.chunks)
+                )
             }
             #expect(report.bytes == Self.whole.count)
             #expect(report.head == Self.whole.prefix(Self.kept))
@@ -82,7 +88,10 @@ import FoundationNetworking
                 baseUrl: server.baseUrl
             ) { provider in
                 let streamed = try await provider.rawExchange(on: Self.sink, body: Self.body(parts)).get()
-                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed.chunks))
+                return try JSONDecoder().decode(
+                    SinkReport.self,
+                    from: try await RawExchangeTests.body(of: streamed.chunks)
+                )
             }
             #expect(report.bytes == whole.count)
             #expect(report.tail == whole.suffix(Self.kept))
@@ -104,17 +113,17 @@ import FoundationNetworking
         try await TestServer.withServer { server in
             try await TransportKind.asyncHTTPClient.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) {
                 provider in
-                let (parts, producer) = AsyncThrowingStream<Data, any Error>.makeStream()
-                let body = RequestBodyStream(length: nil, iteration: .once, replayLimit: 0) { parts }
-                producer.yield(Data("first part".utf8))
+                let feed = Feed()
+                let body = RequestBodyStream(length: nil, iteration: .once, replayLimit: 0) { { await feed.next() } }
+                await feed.give(Data("first part".utf8))
                 let relay = FreeEndpoint(subpath: "relay", method: .post())
                 let streamed = try await provider.rawExchange(on: relay, body: body).get()
                 var chunks = streamed.chunks.makeAsyncIterator()
                 var echoed = Data()
                 while echoed.count < 10, let chunk = try await chunks.next() { echoed.append(chunk) }
                 #expect(String(decoding: echoed, as: UTF8.self) == "first part")
-                producer.yield(Data(" and the second".utf8))
-                producer.finish()
+                await feed.give(Data(" and the second".utf8))
+                await feed.give(nil)
                 while let chunk = try await chunks.next() { echoed.append(chunk) }
                 #expect(String(decoding: echoed, as: UTF8.self) == "first part and the second")
             }
@@ -141,6 +150,31 @@ import FoundationNetworking
         }
     }
 
+    /// A sending that never sent the body (its connection failed) leaves a body produced once untouched: the retry
+    /// reads it from its producer.
+    @Test(arguments: TransportKind.allCases)
+    func aSendingWithoutAConnectionLeavesTheBodyForTheRetry(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let asked = EventLog<String>()
+            let body = Self.body(Self.parts, iteration: .once, replayLimit: 0, asked: asked)
+            let report = try await kind.withTransport { transport in
+                let provider = ApiProvider<FreeEndpoint>(
+                    baseUrl: server.baseUrl,
+                    plugins: [Self.retryingPosts()],
+                    transport: transport,
+                    answerSteps: [RefusingFirstConnection()]
+                )
+                let streamed = try await provider.rawExchange(on: Self.sink, body: body).get()
+                return try JSONDecoder().decode(
+                    SinkReport.self,
+                    from: try await RawExchangeTests.body(of: streamed.chunks)
+                )
+            }
+            #expect(report.bytes == Self.whole.count)
+            #expect(asked.events == ["parts"])
+        }
+    }
+
     /// Past its replay limit a body produced once is not sent again, and the failure says why.
     @Test(arguments: TransportKind.allCases)
     func aBodyLargerThanItsReplayLimitIsNotSentAgain(kind: TransportKind) async throws {
@@ -164,10 +198,7 @@ import FoundationNetworking
     func aBodyShorterThanAnnouncedFailsTheRequest(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let body = RequestBodyStream(length: 10, iteration: .repeatable, replayLimit: 0) {
-                AsyncThrowingStream { continuation in
-                    continuation.yield(Data("12345".utf8))
-                    continuation.finish()
-                }
+                Self.pulling([Data("12345".utf8)])
             }
             let result = try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
                 await provider.rawExchange(on: Self.sink, body: body).map(\.statusCode)
@@ -177,18 +208,31 @@ import FoundationNetworking
         }
     }
 
-    /// Cancelling the awaiting task while the producer holds its next part stops reading it: its stream ends.
+    /// Cancelling the awaiting task while the producer holds its next part stops reading it: the wait for that part
+    /// is cancelled.
     @Test(arguments: TransportKind.allCases)
     func cancellingStopsReadingTheProducer(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let (ended, endedSignal) = AsyncStream<Void>.makeStream()
             let (asked, askedSignal) = AsyncStream<Void>.makeStream()
             let body = RequestBodyStream(length: nil, iteration: .once, replayLimit: 0) {
-                let (parts, producer) = AsyncThrowingStream<Data, any Error>.makeStream()
-                producer.onTermination = { _ in endedSignal.finish() }
-                producer.yield(Data("a part, and then nothing".utf8))
-                askedSignal.finish()
-                return parts
+                let given = Locked(false)
+                return {
+                    let first = given.withLock { given -> Bool in
+                        defer { given = true }
+                        return !given
+                    }
+                    if first { return Data("a part".utf8) }
+                    // The first part was taken: the request is under way.
+                    askedSignal.finish()
+                    do {
+                        try await Task.sleep(for: .seconds(3_600))
+                    } catch {
+                        endedSignal.finish()
+                        throw error
+                    }
+                    return nil
+                }
             }
             let result = try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) { provider in
                 let exchange = Task { await provider.rawExchange(on: Self.sink, body: body).map(\.statusCode) }
@@ -209,9 +253,7 @@ import FoundationNetworking
             let scheduler = TestScheduler()
             let feed = Feed()
             var pulls = feed.pulls.makeAsyncIterator()
-            let body = RequestBodyStream(length: nil, iteration: .once, replayLimit: 0) {
-                AsyncThrowingStream { await feed.next() }
-            }
+            let body = RequestBodyStream(length: nil, iteration: .once, replayLimit: 0) { { await feed.next() } }
             var sink = Self.sink
             sink.timeout = .seconds(10)
             let report = try await kind.withProvider(
@@ -230,7 +272,10 @@ import FoundationNetworking
                 await scheduler.advance(by: .seconds(8))
                 await feed.give(nil)
                 let streamed = try await exchange.value.get()
-                return try JSONDecoder().decode(SinkReport.self, from: try await RawExchangeTests.body(of: streamed.chunks))
+                return try JSONDecoder().decode(
+                    SinkReport.self,
+                    from: try await RawExchangeTests.body(of: streamed.chunks)
+                )
             }
             #expect(report.head == Data("first, second".utf8))
         }
@@ -241,7 +286,7 @@ import FoundationNetworking
         let read = EventLog<String>()
         let body = RequestBodyStream(length: nil, iteration: .repeatable, replayLimit: 0) {
             let parts = Locked(["second", "first"])
-            return AsyncThrowingStream {
+            return {
                 let part = parts.withLock { $0.popLast() }
                 read.append(part ?? "end")
                 return part.map { Data($0.utf8) }
@@ -273,6 +318,29 @@ import FoundationNetworking
         )
         let onGet = await provider.rawExchange(on: FreeEndpoint(), body: body).map(\.statusCode)
         #expect(onGet == .failure(.invalidRequest(reason: "a GET request cannot carry a body")))
+    }
+}
+
+/// Fails the first sending as a refused connection would, before anything is sent; hands every later one on.
+private final class RefusingFirstConnection: AnswerStep, Sendable {
+    private let refused = Locked(false)
+
+    func send(
+        _ request: URLRequest,
+        for endpoint: FreeEndpoint,
+        options: TransportOptions,
+        next: any Transport,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        let first = refused.withLock { refused -> Bool in
+            defer { refused = true }
+            return !refused
+        }
+        guard !first else {
+            completion(.failure(URLError(.cannotConnectToHost)))
+            return {}
+        }
+        return next.send(request, options: options, completion: completion)
     }
 }
 
