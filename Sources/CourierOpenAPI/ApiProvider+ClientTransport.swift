@@ -24,6 +24,10 @@ extension ApiProvider: ClientTransport where EndpointType == OpenAPIOperation {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let operation = OpenAPIOperation(operationID: operationID, request: request, body: body, serverURL: baseURL)
         let answer = try await rawExchange(on: operation, body: body.map(RequestBodyStream.init)).get()
+        // Only a mock can answer with a status that is not three digits, which `HTTPResponse` cannot hold.
+        guard (100...999).contains(answer.statusCode) else {
+            throw ApiError<Never>.unexpectedStatusCode(statusCode: answer.statusCode)
+        }
         let response = HTTPResponse(statusCode: answer.statusCode, headerFields: answer.headerFields)
         // No body by HTTP's rules: the generated code expects none.
         let status = response.status.code

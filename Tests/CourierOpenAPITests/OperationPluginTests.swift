@@ -119,6 +119,20 @@ import Testing
     }
 }
 
+extension OperationPluginTests {
+    /// A mocked status that is not three digits fails the call instead of trapping in `HTTPResponse`.
+    @Test func aMockedStatusThatIsNoHttpStatusFailsTheCall() async throws {
+        let provider = ApiProvider<OpenAPIOperation>(
+            mockingBehavior: MockingBehavior { _ in MockedResponse(status: 1_000) }
+        )
+        let server = URL(string: "https://todos.example.com")!
+        let outcome = await Result(awaiting: {
+            try await provider.send(call(.get, "/todos"), body: nil, baseURL: server, operationID: "listTodos")
+        })
+        #expect(throws: ApiError<Never>.unexpectedStatusCode(statusCode: 1_000)) { try outcome.get() }
+    }
+}
+
 /// How many times a token was refreshed.
 private actor Refreshes {
     private(set) var total = 0
