@@ -49,16 +49,20 @@ extension ApiProvider {
         on endpoint: EndpointType,
         body: RequestBodyStream? = nil
     ) async -> Result<RawAnswer<EndpointType.ClientErrorType>, ApiError<EndpointType.ClientErrorType>> {
-        if body != nil, endpoint.method.body != nil {
-            return .failure(
-                .invalidRequest(
-                    reason: "\(endpoint.nameForMessages) has a body of its own and cannot be sent with a streamed one"
+        if body != nil {
+            if endpoint.method.body != nil {
+                return .failure(
+                    .invalidRequest(
+                        reason: "\(endpoint.nameForMessages) has a body of its own and cannot be sent with a streamed "
+                            + "one"
+                    )
                 )
-            )
-        }
-        if body != nil, ["GET", "HEAD"].contains(endpoint.method.name.uppercased()) {
-            let method = endpoint.method.name.uppercased()
-            return .failure(.invalidRequest(reason: "a \(method) request cannot carry a body"))
+            }
+            do throws(InvalidRequestError) {
+                try RequestBuilder.refuseBody(on: endpoint.method)
+            } catch {
+                return .failure(.invalidRequest(reason: error.reason))
+            }
         }
         let plan = plan(for: endpoint, everyStatus: true, requestBody: body)
         let exchange = await exchange(for: endpoint, transfer: plan)

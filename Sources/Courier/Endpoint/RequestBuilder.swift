@@ -61,9 +61,7 @@ enum RequestBuilder {
                 request.allHTTPHeaderFields = try headerFields(endpoint.headers, contentType: nil)
                 return Built(request: request, bodyFile: nil)
             }
-            if ["GET", "HEAD"].contains(method.name.uppercased()) {
-                throw InvalidRequestError(reason: "a \(method.name.uppercased()) request cannot carry a body")
-            }
+            try refuseBody(on: method)
             let encoded = try encode(body, encoder: endpoint.encoder, purpose: purpose)
             do throws(InvalidRequestError) {
                 // One slot in Foundation: assigning a nil stream would clear the body.
@@ -82,6 +80,14 @@ enum RequestBuilder {
                 throw error
             }
             return Built(request: request, bodyFile: encoded.file)
+        }
+    }
+
+    /// Refuses a body on a `GET` or `HEAD` request, whose body servers ignore or reject.
+    static func refuseBody(on method: HttpMethod) throws(InvalidRequestError) {
+        let name = method.name.uppercased()
+        guard name != "GET", name != "HEAD" else {
+            throw InvalidRequestError(reason: "a \(name) request cannot carry a body")
         }
     }
 

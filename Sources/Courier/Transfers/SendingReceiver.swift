@@ -82,13 +82,7 @@ final class SendingReceiver: ResponseBodyReceiver {
         let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headerFields)
         var phase = Phase.collecting(BodyCollector(limit: collectLimit))
         var offset: Int64 = 0
-        // Read only where a size limit or progress needs it: not for a stream without progress reports.
         var expected: Int64?
-        var expectedIsKnown = false
-        func announced() -> Int64? {
-            if !expectedIsKnown { (expected, expectedIsKnown) = (HeaderFields.contentLength(in: headerFields), true) }
-            return expected
-        }
         if plan.takesBody(ofStatus: statusCode) {
             // A server answers 2xx once it has the request body: the upload is whole, whether or not the transport
             // reported its last bytes.
@@ -104,15 +98,23 @@ final class SendingReceiver: ResponseBodyReceiver {
                     inline: whole
                 )
                 offset = writer.offset
-                (expected, expectedIsKnown) = (writer.expectedSize, true)
+                expected = writer.expectedSize
                 phase = .writing(writer)
             case .stream:
                 phase = .streaming(ChunkBuffer(stop: { [weak self] in self?.stop(because: URLError(.cancelled)) }))
             }
         }
-        if case .collecting(var body) = phase {
-            try body.expect(announced: announced())
+        // The announced length is read only where a size limit or progress needs it: not for a stream without
+        // progress reports.
+        switch phase {
+        case .collecting(var body):
+            expected = HeaderFields.contentLength(in: headerFields)
+            try body.expect(announced: expected)
             phase = .collecting(body)
+        case .streaming where plan.downloadMeter != nil:
+            expected = HeaderFields.contentLength(in: headerFields)
+        case .streaming, .writing, .waiting:
+            break
         }
         let now = timer.now
         state.withLock { state in
@@ -120,7 +122,7 @@ final class SendingReceiver: ResponseBodyReceiver {
             state.head = head
             state.lastActivity = now
         }
-        if let meter = plan.downloadMeter { meter.restart(at: offset, expected: announced().map { $0 + offset }) }
+        plan.downloadMeter?.restart(at: offset, expected: expected.map { $0 + offset })
         if case .streaming = phase {
             // The caller gets the status and headers now; the body follows through the stream.
             var exchange = Exchange(request: request, head: head)

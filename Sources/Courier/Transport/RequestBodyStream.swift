@@ -86,8 +86,6 @@ package struct RequestBodyStream: Sendable {
             // A producer may end its parts when its reader is cancelled: that is no end of the body.
             if produced == nil { try Task.checkCancellation() }
             tape?.keep(produced)
-            // All the announced bytes are here: the body has ended, whether or not the producer was asked again.
-            if let produced, let length, read + Int64(produced.count) == length { tape?.keep(nil) }
             return produced
         }
 
@@ -102,8 +100,12 @@ package struct RequestBodyStream: Sendable {
             read += Int64(part.count)
             guard let length else { return }
             if read > length { throw Self.mismatch(announced: length, reason: "more came") }
-            // The producer is not asked past the announced length; the next call ends the body.
-            if read == length { source = .replay([], next: 0) }
+            // All the announced bytes are here: the body has ended (kept so, for a replay, even if the sending is
+            // stopped before it asks again), and the producer is not asked past it; the next call ends the body.
+            if read == length {
+                if case .producer(_, let tape) = source { tape?.keep(nil) }
+                source = .replay([], next: 0)
+            }
         }
 
         private static func mismatch(announced: Int64, reason: String) -> InvalidRequestError {
