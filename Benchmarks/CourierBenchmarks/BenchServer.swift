@@ -11,6 +11,16 @@ enum BenchServer {
         router.get("/tiny") { _, _ in response(Bodies.tiny) }
         router.get("/items/1k") { _, _ in response(Bodies.oneKilobyte) }
         router.get("/items/1m") { _, _ in response(Bodies.oneMegabyte) }
+        // The same kilobyte with a validator, revalidated on every use: `304` when the client names its `ETag`.
+        router.get("/validated/1k") { request, _ in
+            guard request.headers[.ifNoneMatch] == "\"1\"" else {
+                var full = response(Bodies.oneKilobyte)
+                full.headers[.eTag] = "\"1\""
+                full.headers[.cacheControl] = "no-cache"
+                return full
+            }
+            return Response(status: .notModified, headers: [.eTag: "\"1\"", .cacheControl: "no-cache"])
+        }
         router.get("/stream/{bytes}") { _, context in
             let count = Int(context.parameters.get("bytes") ?? "") ?? 0
             let part = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)

@@ -78,6 +78,7 @@ enum Mocked {
             case "completion": courierCompletion(endpoint)
             case "observed": Observability.mockedCompletion(endpoint)
             case "plugin": Observability.mockedCompletion(endpoint, observed: false)
+            case "cache-hit": CacheBench.hitCompletion(endpoint)
             default: await courierAsync(endpoint)
             }
         }

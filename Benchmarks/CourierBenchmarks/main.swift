@@ -46,6 +46,13 @@ case "mocked":
     // The mocked pipeline's table alone.
     try await Report.mocked()
 
+case "caching":
+    // caching: the HTTP cache's fresh hit beside a mocked call, its directory store beside memory, and a
+    // revalidated hit beside a full fetch over the loopback.
+    let (server, port) = try Measure.startServer()
+    defer { server.terminate() }
+    try await CacheBench.report(port: port, duration: flightDuration)
+
 case "observability":
     // observability: the metrics and tracing plugins on beside off, mocked and over both transports.
     let (server, port) = try Measure.startServer()
@@ -79,7 +86,7 @@ case "observed-flight":
     )
 
 case "count":
-    // count <baseline|completion|plugin|observed|async> <tiny|1k> <iterations>
+    // count <baseline|completion|plugin|observed|cache-hit|async> <tiny|1k> <iterations>
     let endpoint: BenchApi = arguments[2] == "tiny" ? .tiny : .items(size: .oneKilobyte)
     try await Mocked.repeatVariant(arguments[1], endpoint: endpoint, count: Int(arguments[3]) ?? 1)
 

@@ -31,6 +31,9 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         var task: HTTPClient.Task<TransportResponse>?
         var head: HTTPResponseHead?
         var body: ByteBuffer?
+        /// How many answers' heads came, redirects included, and the URL of the last when there was more than one.
+        var visits = 0
+        var redirectedUrl: URL?
     }
 
     private let state: NIOLockedValueBox<State>
@@ -93,10 +96,15 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     private static let room = Int(UInt32.max)
 
     /// Every head, a redirect's too (which the client follows without handing it on): with a status of 300 or more,
-    /// a streamed body's end is not waited for.
+    /// a streamed body's end is not waited for. After a redirect, the answer is the last URL's, which a cache must
+    /// not take for the first's.
     func didVisitURL(task: HTTPClient.Task<TransportResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead)
     {
         if head.status.code >= 300 { bodyEnd?.release() }
+        state.withLockedValue { state in
+            state.visits += 1
+            if state.visits > 1 { state.redirectedUrl = request.url }
+        }
     }
 
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -146,18 +154,18 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {
-        let (head, body) = state.withLockedValue { state in
+        let (head, body, redirectedUrl) = state.withLockedValue { state in
             defer {
                 state.head = nil
                 state.body = nil
             }
-            return (state.head, state.body)
+            return (state.head, state.body, state.redirectedUrl)
         }
         // AsyncHTTPClient finishes a request only after its head; unless the request ended first, and then what is
         // returned here goes nowhere.
         guard let head else { throw URLError(.badServerResponse) }
         return TransportResponse(
-            url: url,
+            url: redirectedUrl ?? url,
             statusCode: Int(head.status.code),
             httpVersion: head.version == .http1_1
                 ? "HTTP/1.1" : "HTTP/\(head.version.major).\(head.version.minor)",

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the stateful routes remember across requests: how often each flaky key was asked for, which requests are
 /// gathering, and which held answers (`/hold`, `/silent`, `/flood`) the client walked away from.
 actor RouteState {
@@ -8,6 +10,29 @@ actor RouteState {
     /// Callers of ``waitForDisconnect(_:)`` by number, with the held answer each waits for.
     private var disconnectWaiters: [Int: (id: String, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWaiter = 0
+
+    /// The version of each `/cached` resource (1 until changed) and the status each answers while it is down.
+    private var cachedVersions: [String: (number: Int, madeAt: Date)] = [:]
+    private var cachedOutages: [String: Int] = [:]
+
+    /// The resource's version, when that version was made (in whole seconds, as HTTP-dates are), and its outage.
+    func cachedResource(_ key: String) -> (version: Int, madeAt: Date, outage: Int?) {
+        let version = cachedVersions[key] ?? (1, Self.wholeSecondsNow())
+        cachedVersions[key] = version
+        return (version.number, version.madeAt, cachedOutages[key])
+    }
+
+    func changeCachedResource(_ key: String) {
+        cachedVersions[key] = ((cachedVersions[key]?.number ?? 1) + 1, Self.wholeSecondsNow())
+    }
+
+    private static func wholeSecondsNow() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    }
+
+    func setCachedOutage(_ key: String, status: Int?) {
+        cachedOutages[key] = status
+    }
 
     /// Counts one more request for `key` and returns the count, 1 for the first.
     func ask(_ key: String) -> Int {

@@ -64,6 +64,7 @@ enum TestRoutes {
         TransferRoutes.add(to: router)
         ResilienceRoutes.add(to: router, state: state)
         GzipRoute.add(to: router)
+        CachingRoutes.add(to: router, state: state)
         return router
     }
 

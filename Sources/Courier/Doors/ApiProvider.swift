@@ -55,6 +55,9 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// Steps in front of the carrier that may answer without it or change its answer (see ``AnswerStep``).
     let answerSteps: [any AnswerStep<EndpointType>]
 
+    /// The HTTP cache of this provider's requests, or `nil` for none.
+    public let cache: HttpCache?
+
     /// The base URL parsed last, reused by the next request with the same one.
     let baseUrls = BaseUrlCache()
 
@@ -78,20 +81,24 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - sessionConfiguration: The configuration of the provider's own `URLSession`. The default, a fresh
     ///     `.ephemeral` configuration, keeps cookies, credentials and cache in memory and to this provider
     ///     alone; pass a configuration that uses shared storage to share it.
-    ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's, and the waits of a
-    ///     retry or a Server-Sent Events reconnection that has no scheduler of its own): `nil` for real time; a
-    ///     ``TestScheduler`` makes a test's timeouts and waits virtual, over the network too.
+    ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's, the waits of a
+    ///     retry or a Server-Sent Events reconnection that has no scheduler of its own, and the cache's entries'
+    ///     age): `nil` for real time; a ``TestScheduler`` makes a test's timeouts and waits virtual, over the network
+    ///     too.
+    ///   - cache: The HTTP cache its `GET`s are answered from and stored in, or `nil` (the default) for none.
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
         sessionConfiguration: URLSessionConfiguration = .ephemeral,
-        scheduler: (any Scheduler)? = nil
+        scheduler: (any Scheduler)? = nil,
+        cache: HttpCache? = nil
     ) {
         self.init(
             baseUrl: baseUrl,
             plugins: plugins,
             carrier: .network(URLSessionTransport(configuration: sessionConfiguration)),
-            scheduler: scheduler
+            scheduler: scheduler,
+            cache: cache
         )
     }
 
@@ -101,15 +108,18 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - baseUrl: Overrides every endpoint's base URL; `nil` keeps the endpoints' own.
     ///   - plugins: Called for every request, in this order.
     ///   - transport: Carries the requests to the server and back.
-    ///   - scheduler: What times the requests (timeouts, and the waits of a retry or a reconnection without a
-    ///     scheduler of their own): `nil` for real time; a ``TestScheduler`` makes them virtual.
+    ///   - scheduler: What times the requests (timeouts, the waits of a retry or a reconnection without a
+    ///     scheduler of their own, and the cache's entries' age): `nil` for real time; a ``TestScheduler`` makes
+    ///     them virtual.
+    ///   - cache: The HTTP cache its `GET`s are answered from and stored in, or `nil` (the default) for none.
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
         transport: any Transport,
-        scheduler: (any Scheduler)? = nil
+        scheduler: (any Scheduler)? = nil,
+        cache: HttpCache? = nil
     ) {
-        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .network(transport), scheduler: scheduler)
+        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .network(transport), scheduler: scheduler, cache: cache)
     }
 
     /// Creates a provider whose requests are answered by `mockingBehavior` instead of the network, as in Microya.
@@ -121,16 +131,19 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - baseUrl: Overrides every endpoint's base URL; it shows in the requests the plugins and mocks see.
     ///   - plugins: Called for every request, in this order.
     ///   - mockingBehavior: Answers every request with a ``MockedResponse``; `nil` for the network.
+    ///   - cache: The HTTP cache its `GET`s are answered from and stored in, or `nil` (the default) for none; its
+    ///     entries age on the behavior's scheduler.
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
-        mockingBehavior: MockingBehavior<EndpointType>?
+        mockingBehavior: MockingBehavior<EndpointType>?,
+        cache: HttpCache? = nil
     ) {
         guard let mockingBehavior else {
-            self.init(baseUrl: baseUrl, plugins: plugins)
+            self.init(baseUrl: baseUrl, plugins: plugins, cache: cache)
             return
         }
-        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .mocks(mockingBehavior))
+        self.init(baseUrl: baseUrl, plugins: plugins, carrier: .mocks(mockingBehavior), cache: cache)
     }
 
     /// Creates a provider whose sendings go through `answerSteps` before the mocks of `mockingBehavior` when it is
@@ -158,15 +171,19 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         plugins: [Plugin<EndpointType>],
         carrier: Carrier,
         scheduler: (any Scheduler)? = nil,
+        cache: HttpCache? = nil,
         answerSteps: [any AnswerStep<EndpointType>] = []
     ) {
         self.scheduler = scheduler
-        self.answerSteps = answerSteps
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.roles = PluginRoles(plugins)
         self.observers = plugins.compactMap { $0 as? any RequestObserver }
         self.observersNameRequests = observers.contains { $0.namesRequests }
         self.carrier = carrier
+        self.cache = cache
+        // The cache first: what it answers, no other step needs to see. Its entries age on the requests' clock.
+        let clock = Self.clock(of: carrier, scheduler: scheduler) ?? DispatchQueueScheduler.realTime
+        self.answerSteps = (cache.map { [CacheStep(cache: $0, clock: clock)] } ?? []) + answerSteps
     }
 }

@@ -62,8 +62,14 @@ public protocol Endpoint: Sendable {
     /// for no limit. Every other request is bounded by ``timeout``.
     var transferTimeout: Duration? { get }
 
-    /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`).
+    /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`). With an ``HttpCache`` on
+    /// the provider, its cache reads it: `.reloadIgnoringLocalCacheData` fetches anew, `.reloadRevalidatingCacheData`
+    /// always revalidates, `.returnCacheDataElseLoad` takes a stored answer however stale, and
+    /// `.returnCacheDataDontLoad` never asks the network (`504` when nothing is stored).
     var cachePolicy: URLRequest.CachePolicy { get }
+
+    /// How the requests use the provider's ``HttpCache``, if it has one: ``Caching/standard`` by default.
+    var caching: Caching { get }
 
     /// The largest response body accepted, in bytes (after decompression); a larger one fails the request with
     /// ``ApiError/responseBodyTooLarge(limit:)`` as soon as it is announced or reached, keeping memory bounded.
@@ -129,6 +135,9 @@ extension Endpoint {
 
     /// `.useProtocolCachePolicy`.
     public var cachePolicy: URLRequest.CachePolicy { .useProtocolCachePolicy }
+
+    /// RFC 9111's rules, with the cache's settings.
+    public var caching: Caching { .standard }
 
     /// 16 MiB: far beyond a JSON answer, far below what would strain memory.
     public var maximumResponseBodySize: Int { 16 * 1024 * 1024 }

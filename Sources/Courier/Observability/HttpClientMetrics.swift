@@ -12,6 +12,11 @@ public enum HttpClientMetrics {
     public static let errors = "courier.client.errors"
     /// A counter of the resends, by `courier.retry.requested_by` (the plugin that asked, e.g. `RetryPlugin`).
     public static let retries = "courier.client.retries"
+    /// A counter of the answers that went through a provider's ``HttpCache``, by ``cacheStatusDimension``.
+    public static let cache = "courier.client.cache"
+    /// What the cache did (``CacheStatus/name``): a dimension of ``cache`` and an attribute of the request's span
+    /// and of its sending's.
+    public static let cacheStatusDimension = "courier.cache.status"
     /// The dimension that names the endpoint, by its ``Endpoint/telemetryName``.
     public static let endpointDimension = "courier.endpoint"
 

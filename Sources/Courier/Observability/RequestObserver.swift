@@ -60,17 +60,21 @@ struct SendingOutcome: Sendable {
     /// Why no answer arrived (`nil` when one did).
     let error: (any Error)?
     let duration: Duration
+    /// What the provider's cache did, when the answer went through one.
+    let cacheStatus: CacheStatus?
 
     init(exchange: Exchange, duration: Duration) {
         self.statusCode = exchange.head?.statusCode
         self.error = exchange.error
         self.duration = duration
+        self.cacheStatus = exchange.head?.cacheStatus
     }
 
     init(cancelledAfter duration: Duration) {
         self.statusCode = nil
         self.error = URLError(.cancelled)
         self.duration = duration
+        self.cacheStatus = nil
     }
 
     /// OpenTelemetry's `error.type` for this sending: the status from 400 on, the transport's failure by name, or
@@ -98,6 +102,8 @@ struct Wait: Sendable {
 struct RequestOutcome: Sendable {
     /// The last status received, if any.
     let statusCode: Int?
+    /// What the provider's cache did for the last answer, when it went through one.
+    let cacheStatus: CacheStatus?
     /// The ``ApiError`` case the caller got (e.g. `clientError`), or `nil` on success.
     let errorKind: String?
     /// OpenTelemetry's `error.type`: the status from 400 on, the transport's failure by name, else ``errorKind``.
@@ -119,6 +125,7 @@ extension RequestOutcome {
     ) {
         let status = exchange.head?.statusCode ?? lastStatus
         self.statusCode = status
+        self.cacheStatus = exchange.head?.cacheStatus
         self.sendings = sendings
         switch result {
         case .success:

@@ -29,7 +29,9 @@ extension ApiProvider {
     /// What runs a request's timers (timeouts, retry waits without a scheduler of their own), or `nil` for real
     /// time: the provider's scheduler over the network, the behavior's for the mocks, whose answers come on that
     /// scheduler's time.
-    var clock: (any Scheduler)? {
+    var clock: (any Scheduler)? { Self.clock(of: carrier, scheduler: scheduler) }
+
+    static func clock(of carrier: Carrier, scheduler: (any Scheduler)?) -> (any Scheduler)? {
         switch carrier {
         case .network: scheduler
         case .mocks(let behavior): behavior.scheduler

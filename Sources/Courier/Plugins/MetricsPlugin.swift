@@ -10,14 +10,15 @@ import FoundationNetworking
 ///
 /// What it reports (names in ``HttpClientMetrics``):
 /// - `http.client.request.duration`, a timer (a histogram in seconds; ``HttpClientMetrics/durationBuckets`` are the
-///   buckets OpenTelemetry recommends), once per sending, retries included, with the dimensions
-///   `http.request.method`, `server.address`, `server.port`, `courier.endpoint`, and `http.response.status_code`
-///   when an answer came and `error.type` when it failed (the status from 400 on, or the transport's failure such as
-///   `timedOut`, `cannotConnectToHost`, `cancelled`);
+///   buckets OpenTelemetry recommends), once per sending, retries included (not for an answer an ``HttpCache`` gave
+///   without the network), with the dimensions `http.request.method`, `server.address`, `server.port`,
+///   `courier.endpoint`, and `http.response.status_code` when an answer came and `error.type` when it failed (the
+///   status from 400 on, or the transport's failure such as `timedOut`, `cannotConnectToHost`, `cancelled`);
 /// - `http.client.active_requests`, a meter: the requests under way;
 /// - counters: `courier.client.requests` (started), `courier.client.responses` (by `http.response.status_class`,
-///   `2xx` … `5xx`), `courier.client.errors` (by `courier.error.kind`, the ``ApiError`` case the caller got) and
-///   `courier.client.retries` (by `courier.retry.requested_by`, the plugin that asked).
+///   `2xx` … `5xx`), `courier.client.errors` (by `courier.error.kind`, the ``ApiError`` case the caller got),
+///   `courier.client.retries` (by `courier.retry.requested_by`, the plugin that asked), and, for a provider with an
+///   ``HttpCache``, `courier.client.cache` (by `courier.cache.status`: `hit`, `revalidated`, `miss`, `stale`).
 ///
 /// No dimension holds the URL's path or query. A request that cannot be built (``ApiError/invalidRequest(reason:)``)
 /// is refused before it starts and is not counted. Where the plugin sits in the list does not matter: the provider
@@ -50,6 +51,11 @@ public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         if let status = outcome.statusCode {
             series.counter(HttpClientMetrics.responses, "http.response.status_class", "\(status / 100)xx").increment()
         }
+        if let cacheStatus = outcome.cacheStatus {
+            series.counter(HttpClientMetrics.cache, HttpClientMetrics.cacheStatusDimension, cacheStatus.name).increment()
+        }
+        // An answer from the cache alone was no HTTP request: the duration histogram is the network's.
+        guard outcome.cacheStatus?.askedTheNetwork ?? true else { return }
         let (seconds, attoseconds) = outcome.duration.components
         series.duration(statusCode: outcome.statusCode, errorType: outcome.errorType)
             .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -16,23 +16,8 @@ enum RetryAfter {
         if value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return .seconds(Int(value) ?? Int.max / 1_000_000_000)
         }
-        guard let date = httpDate(value) else { return nil }
-        let reference = response.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? now
+        guard let date = HttpDate.parse(value) else { return nil }
+        let reference = response.value(forHTTPHeaderField: "Date").flatMap(HttpDate.parse) ?? now
         return .milliseconds(Int64(max(date.timeIntervalSince(reference), 0) * 1000))
-    }
-
-    /// IMF-fixdate, and the two obsolete forms recipients must accept: RFC 850 and asctime.
-    static func httpDate(_ text: String) -> Date? {
-        // An HTTP-date is printable ASCII; other text is refused before it reaches DateFormatter, which on Linux traps
-        // on some (a letter followed by a combining mark).
-        guard text.utf8.allSatisfy({ (0x20...0x7e).contains($0) }) else { return nil }
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

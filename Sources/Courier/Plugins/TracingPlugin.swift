@@ -12,9 +12,10 @@ import FoundationNetworking
 ///   ``Endpoint/telemetryName``), a child of the caller's span (`ServiceContext.current` where the request starts).
 ///   Its attributes: `http.request.method`, `url.full` (without credentials, query values hidden as
 ///   ``LogRedaction`` and OpenTelemetry ask), `server.address`, `server.port`, `courier.endpoint`, and at the end
-///   `http.response.status_code`, `http.request.resend_count` (when sent more than once) and `error.type`.
-/// - Child spans for each sending (`send`, with `http.request.resend_count` and the status), each wait before a
-///   retry (`retry wait`) and each wait for a token refresh (`token refresh`).
+///   `http.response.status_code`, `http.request.resend_count` (when sent more than once) and `error.type`; with an
+///   ``HttpCache``, `courier.cache.status` (``CacheStatus/name``) and, for a stale answer, `courier.cache.stale_reason`.
+/// - Child spans for each sending (`send`, with `http.request.resend_count`, the status and the cache's status), each
+///   wait before a retry (`retry wait`) and each wait for a token refresh (`token refresh`).
 /// - A 4xx or 5xx answer, a transport failure or a body that does not decode marks the request's span as an error;
 ///   a caller's cancellation does not.
 /// - The request span's context is injected into the headers of every sending with the tracer's propagation (e.g.
@@ -109,6 +110,7 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {
         guard let span = observation.takeChildSpan(for: .sending) else { return }
         if let status = outcome.statusCode, span.isRecording { span.attributes["http.response.status_code"] = status }
+        if let cacheStatus = outcome.cacheStatus, span.isRecording { Self.set(cacheStatus, on: span) }
         if let errorType = outcome.errorType, span.isRecording {
             span.attributes["error.type"] = errorType
             if errorType != "cancelled" { span.setStatus(SpanStatus(code: .error)) }
@@ -143,6 +145,12 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         span.end()
     }
 
+    /// `courier.cache.status` (``CacheStatus/name``), and `courier.cache.stale_reason` for a stale answer.
+    private static func set(_ cacheStatus: CacheStatus, on span: any Span) {
+        span.attributes[HttpClientMetrics.cacheStatusDimension] = cacheStatus.name
+        if case .stale(let reason) = cacheStatus { span.attributes["courier.cache.stale_reason"] = reason.rawValue }
+    }
+
     func requestEnded(_ observation: RequestObservation, outcome: RequestOutcome) {
         guard let span = observation.trace?.span else { return }
         if span.isRecording {
@@ -150,6 +158,7 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
                 span["http.response.status_code"] = outcome.statusCode
                 span["http.request.resend_count"] = outcome.sendings > 1 ? outcome.sendings - 1 : nil
             }
+            if let cacheStatus = outcome.cacheStatus { Self.set(cacheStatus, on: span) }
         }
         if let errorType = outcome.errorType, !outcome.isCancelled, span.isRecording {
             span.attributes["error.type"] = errorType

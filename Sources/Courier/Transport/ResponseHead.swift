@@ -13,6 +13,9 @@ import FoundationNetworking
 struct ResponseHead: Sendable {
     /// The HTTP status, or `nil` for a response that is not HTTP.
     let statusCode: Int?
+    /// What a provider's cache did for this answer, when it went through one: the same as its `Cache-Status`
+    /// field, kept apart so that observing it reads no header.
+    var cacheStatus: CacheStatus?
     /// The parts, until the response is made; one allocation for all of it.
     private let storage: Locked<Storage>
 
@@ -45,6 +48,29 @@ struct ResponseHead: Sendable {
                     if let name = name as? String, let value = value as? String { fields[name] = value }
                 }
                 return fields
+            }
+        }
+    }
+
+    /// The URL the answer came from: after redirects, the last one's.
+    var url: URL? {
+        storage.withLock { storage in
+            switch storage {
+            case .parts(let url, _, _): url
+            case .made(let response): response?.url
+            }
+        }
+    }
+
+    /// The same answer with `fields` in place of its header fields.
+    func replacingFields(with fields: [String: String]) -> ResponseHead {
+        storage.withLock { storage in
+            switch storage {
+            case .parts(let url, let httpVersion, _):
+                return ResponseHead(url: url, statusCode: statusCode ?? 0, httpVersion: httpVersion, headerFields: fields)
+            case .made(let response):
+                let url = response?.url ?? URL(fileURLWithPath: "/")
+                return ResponseHead(url: url, statusCode: statusCode ?? 0, httpVersion: "HTTP/1.1", headerFields: fields)
             }
         }
     }

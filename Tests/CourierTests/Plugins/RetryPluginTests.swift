@@ -83,7 +83,7 @@ import FoundationNetworking
             // `Retry-After` 3 s after its own "now"; Hummingbird stamped `Date` a moment later, possibly in the next
             // second (or earlier, from its cache), so the delay is whatever separates the two headers.
             let first = try #require(answers.events.first)
-            let header = { (name: String) in first.value(forHTTPHeaderField: name).flatMap(RetryAfter.httpDate) }
+            let header = { (name: String) in first.value(forHTTPHeaderField: name).flatMap(HttpDate.parse) }
             let date = try #require(header("Date"))
             let retryAfter = try #require(header("Retry-After"))
             let routeNow = try #require(header("X-Retry-After-From"))

@@ -32,12 +32,19 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         plugins: [Plugin<EndpointType>] = [],
         connectTimeoutSeconds: Int64 = 60,
         scheduler: (any Scheduler)? = nil,
+        cache: HttpCache? = nil,
         _ body: (ApiProvider<EndpointType>) async throws -> Result
     ) async throws -> Result {
         switch self {
         case .urlSession:
             return try await body(
-                ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: URLSessionTransport(), scheduler: scheduler)
+                ApiProvider(
+                    baseUrl: baseUrl,
+                    plugins: plugins,
+                    transport: URLSessionTransport(),
+                    scheduler: scheduler,
+                    cache: cache
+                )
             )
         case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
@@ -46,7 +53,13 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return try await withHTTPClient(configuration) { client in
                 let transport = AsyncHTTPClientTransport(client: client)
                 return try await body(
-                    ApiProvider(baseUrl: baseUrl, plugins: plugins, transport: transport, scheduler: scheduler)
+                    ApiProvider(
+                        baseUrl: baseUrl,
+                        plugins: plugins,
+                        transport: transport,
+                        scheduler: scheduler,
+                        cache: cache
+                    )
                 )
             }
         }

@@ -1,0 +1,390 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A provider's ``HttpCache`` at the answer-step seam: it answers a `GET` from the cache, revalidates, stores, and
+/// shares identical requests in flight, for every door, every transport and the mocks.
+struct CacheStep<EndpointType: Endpoint>: AnswerStep {
+    let cache: HttpCache
+    /// The provider's clock, and the wall-clock time at its zero: a stored answer's times are kept as dates, so that
+    /// a directory's entries keep their age across providers, and they move with the scheduler, so that a
+    /// ``TestScheduler`` ages them.
+    let clock: any Scheduler
+    let origin: Date
+    /// Tells this provider's exchanges from another's on the same cache: they may go over other transports.
+    let providerNumber: Int
+
+    init(cache: HttpCache, clock: any Scheduler) {
+        self.cache = cache
+        self.clock = clock
+        origin = Date().addingTimeInterval(-Self.seconds(clock.now))
+        providerNumber = providerCount.withLock { count in
+            count += 1
+            return count
+        }
+    }
+
+    var now: Date { origin.addingTimeInterval(Self.seconds(clock.now)) }
+
+    /// What one request asks of the cache.
+    struct Rules {
+        var key: CacheKey
+        var usesStorage: Bool
+        var servesStaleWhenOffline: Bool
+        /// The request's own directives (`Cache-Control`, or `Pragma: no-cache`), with its `URLRequest` cache policy.
+        var control: CacheControl
+        /// For `.reloadIgnoringLocalCacheData`: fetched anew whatever is stored, and stored.
+        var ignoresStored = false
+        /// The cache's removals when the request started: its answer is stored only if none came since.
+        var removalCount: Int
+    }
+
+    func send(
+        _ request: URLRequest,
+        for endpoint: EndpointType,
+        options: TransportOptions,
+        next: any Transport,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        var outgoing = request
+        // Only Courier's cache answers a provider that has one: URLSession's own knows no partition.
+        if outgoing.cachePolicy != .reloadIgnoringLocalCacheData {
+            outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        }
+        let method = request.httpMethod ?? "GET"
+        guard Self.safeMethods.contains(method) else {
+            return sendInvalidating(outgoing, options: options, next: next, completion: completion)
+        }
+        let caching = endpoint.caching
+        let shares = caching.sharesInFlight ?? cache.sharesInFlight
+        // A transfer's body goes to its receiver as it arrives, and a request with conditions or a range of its own
+        // asks the server something a stored answer does not tell: they go past the cache.
+        guard method == "GET", caching.usesStorage || shares, options.responseBodyReceiver == nil,
+            options.requestBody == nil, options.bodyFile == nil, !Self.asksItsOwnQuestion(request),
+            let url = request.url
+        else {
+            return next.send(outgoing, options: options, completion: completion)
+        }
+        let rules = Rules(
+            key: CacheKey(partition: cache.partition, url: Self.withoutFragment(url)),
+            usesStorage: caching.usesStorage,
+            servesStaleWhenOffline: caching.servesStaleWhenOffline ?? cache.servesStaleWhenOffline,
+            request: request,
+            removalCount: cache.removalCount
+        )
+        guard shares else {
+            return answer(outgoing, rules: rules, options: options, next: next, completion: completion)
+        }
+        let key = SharedExchanges.Key(
+            provider: providerNumber,
+            partition: rules.key.partition,
+            request: request,
+            caching: caching,
+            options: options
+        )
+        return cache.exchanges.join(key, completion: completion) { shared in
+            answer(outgoing, rules: rules, options: options, next: next, completion: shared)
+        }
+    }
+
+    /// Answers from the cache when it may, else asks the network, conditionally when something is stored.
+    private func answer(
+        _ request: URLRequest,
+        rules: Rules,
+        options: TransportOptions,
+        next: any Transport,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        guard rules.usesStorage else {
+            return next.send(request, options: options, completion: completion)
+        }
+        let now = self.now
+        let stored = rules.ignoresStored ? nil : Self.select(cache.store.variants(for: rules.key), for: request)
+        if let stored, let status = Self.servable(stored, at: now, rules: rules) {
+            if status == .stale(.whileRevalidating) { revalidateInBackground(stored, request, rules, options, next) }
+            completion(.success(served(stored, status: status, for: request, at: now)))
+            return {}
+        }
+        guard !rules.control.onlyIfCached else {
+            // RFC 9111, section 5.2.1.7: nothing stored that may answer, and the network may not be asked.
+            completion(.success(Self.gatewayTimeout(for: request)))
+            return {}
+        }
+        let cancellation = Cancellation()
+        forward(request, stored: stored, rules: rules, options: options, next: next, cancellation: cancellation) {
+            completion($0)
+        }
+        return cancellation.cancel
+    }
+
+    /// Revalidates `stored` while it is served stale (RFC 5861, section 3), once at a time for each variant, within
+    /// the request's timeout or a minute, so that a server that never answers does not keep it from the next.
+    private func revalidateInBackground(
+        _ stored: StoredResponse,
+        _ request: URLRequest,
+        _ rules: Rules,
+        _ options: TransportOptions,
+        _ next: any Transport
+    ) {
+        let revalidation = HttpCache.Revalidation(key: rules.key, varyValues: stored.varyValues)
+        guard cache.revalidations.withLock({ $0.insert(revalidation).inserted }) else { return }
+        var options = options
+        options.timeout = options.timeout ?? .seconds(60)
+        forward(request, stored: stored, rules: rules, options: options, next: next, cancellation: Cancellation()) {
+            [cache] _ in
+            cache.revalidations.withLock { _ = $0.remove(revalidation) }
+        }
+    }
+
+    /// Asks the network, with `stored`'s validators when there is one, and answers with what the answer makes of it:
+    /// the stored answer updated by a `304`, the stored answer when an error allows a stale one, or the new answer,
+    /// stored when it may be.
+    private func forward(
+        _ request: URLRequest,
+        stored: StoredResponse?,
+        rules: Rules,
+        options: TransportOptions,
+        next: any Transport,
+        cancellation: Cancellation,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        var conditional = request
+        let etag = stored.flatMap { HeaderFields.field("ETag", in: $0.headerFields) }
+        let lastModified = stored.flatMap { HeaderFields.field("Last-Modified", in: $0.headerFields) }
+        if let etag { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let lastModified { conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        let validates = etag != nil || lastModified != nil
+        let requestTime = now
+        cancellation.start {
+            next.send(conditional, options: options) { result in
+                let now = self.now
+                switch result {
+                case .success(let answer):
+                    let status = answer.head.statusCode ?? 0
+                    let fields = answer.head.headerFields
+                    if status == 304, validates, let stored {
+                        // Section 4.3.4: a `304` that names another strong validator confirms another response;
+                        // this one is dropped and fetched whole.
+                        if let confirmed = HeaderFields.field("ETag", in: fields), confirmed != etag {
+                            cache.update(rules.key, since: rules.removalCount) { $0.removeAll { $0 == stored } }
+                            return forward(
+                                request,
+                                stored: nil,
+                                rules: rules,
+                                options: options,
+                                next: next,
+                                cancellation: cancellation,
+                                completion: completion
+                            )
+                        }
+                        let updated = updating(stored, with: fields, requestTime: requestTime, responseTime: now)
+                        if !rules.control.noStore { store(updated, replacing: stored, for: request, rules: rules) }
+                        return completion(.success(served(updated, status: .revalidated, for: request, at: now)))
+                    }
+                    if let stored, Self.serverErrors.contains(status), Self.allowsStaleIfError(stored, at: now, rules) {
+                        return completion(
+                            .success(served(stored, status: .stale(.afterError), for: request, at: now))
+                        )
+                    }
+                    let kept = keep(
+                        answer,
+                        status: status,
+                        fields: fields,
+                        replacing: stored,
+                        for: request,
+                        rules,
+                        requestTime,
+                        now
+                    )
+                    completion(.success(Self.adding(.miss, stored: kept, to: answer)))
+                case .failure(let error):
+                    guard let stored, !Self.isCancellation(error) else { return completion(.failure(error)) }
+                    if Self.allowsStaleIfError(stored, at: now, rules) {
+                        return completion(
+                            .success(served(stored, status: .stale(.afterError), for: request, at: now))
+                        )
+                    }
+                    if rules.servesStaleWhenOffline, Self.isOffline(error), Self.mayServeStale(stored) {
+                        return completion(.success(served(stored, status: .stale(.offline), for: request, at: now)))
+                    }
+                    completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// Stores the network's full answer when it may be stored, or drops the stored one it outdates.
+    /// - Returns: Whether it was stored.
+    private func keep(
+        _ answer: TransportResponse,
+        status: Int,
+        fields: [String: String],
+        replacing stored: StoredResponse?,
+        for request: URLRequest,
+        _ rules: Rules,
+        _ requestTime: Date,
+        _ responseTime: Date
+    ) -> Bool {
+        // An answer that came after a redirect is the answer for another URL: the hop itself may not be stored.
+        let redirected = answer.head.url.map { Self.withoutFragment($0) != rules.key.url } ?? false
+        guard !redirected, CacheRules.mayStore(statusCode: status, fields: fields, request: rules.control) else {
+            if let stored, status < 500 {
+                // A newer answer that may not be stored outdates the stored one.
+                cache.update(rules.key, since: rules.removalCount) { $0.removeAll { $0 == stored } }
+            }
+            return false
+        }
+        let response = StoredResponse(
+            statusCode: status,
+            httpVersion: "HTTP/1.1",
+            headerFields: fields.filter { !StoredResponse.unstoredFields.contains($0.key.lowercased()) },
+            body: answer.body,
+            varyNames: StoredResponse.varyNames(HeaderFields.field("Vary", in: fields)),
+            varyValues: [:],
+            requestTime: requestTime,
+            responseTime: responseTime,
+            freshnessLifetime: CacheRules.freshnessLifetime(
+                statusCode: status,
+                fields: fields,
+                receivedAt: Date(),
+                heuristicFraction: cache.heuristicFreshness
+            )
+        )
+        return store(response, replacing: stored, for: request, rules: rules)
+    }
+
+    /// Sends a request with an unsafe method, and removes what is stored for its URL, and for the URLs its
+    /// `Location` and `Content-Location` name on the same origin, once it succeeds (RFC 9111, section 4.4), in every
+    /// partition.
+    private func sendInvalidating(
+        _ request: URLRequest,
+        options: TransportOptions,
+        next: any Transport,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        next.send(request, options: options) { [cache] result in
+            if case .success(let answer) = result, let status = answer.head.statusCode, (200..<400).contains(status),
+                let url = request.url
+            {
+                cache.removeAll(url: Self.withoutFragment(url))
+                let fields = answer.head.headerFields
+                for name in ["Location", "Content-Location"] {
+                    guard let value = HeaderFields.field(name, in: fields),
+                        let named = URL(string: String(value.trimmingSpaces()), relativeTo: url)?.absoluteURL,
+                        named.scheme == url.scheme, named.host == url.host, named.port == url.port
+                    else { continue }
+                    cache.removeAll(url: Self.withoutFragment(named))
+                }
+            }
+            completion(result)
+        }
+    }
+
+    /// Keeps `response` as the variant for `request`, in place of `stored` and of any variant with the same `Vary`
+    /// values.
+    /// - Returns: Whether it was stored.
+    @discardableResult
+    private func store(
+        _ response: StoredResponse,
+        replacing stored: StoredResponse?,
+        for request: URLRequest,
+        rules: Rules
+    ) -> Bool {
+        var response = response
+        for name in response.varyNames {
+            if let value = StoredResponse.normalized(request.value(forHTTPHeaderField: name)) {
+                response.varyValues[name] = value
+            }
+        }
+        return cache.update(rules.key, since: rules.removalCount) { variants in
+            // Variants made under another `Vary` are dropped: the server no longer tells them apart that way.
+            variants.removeAll { variant in
+                variant == stored || variant.varyNames != response.varyNames
+                    || variant.varyValues == response.varyValues
+            }
+            variants.append(response)
+        }
+    }
+
+    /// `stored` with the fields of a `304` in place of its own (RFC 9111, section 3.2), and the times of the exchange
+    /// that confirmed it.
+    private func updating(
+        _ stored: StoredResponse,
+        with fields: [String: String],
+        requestTime: Date,
+        responseTime: Date
+    ) -> StoredResponse {
+        var updated = stored
+        for (name, value) in fields {
+            let lowercased = name.lowercased()
+            guard !StoredResponse.unstoredFields.contains(lowercased), lowercased != "content-length" else { continue }
+            if let existing = updated.headerFields.keys.first(where: { HeaderFields.sameName($0, name) }) {
+                updated.headerFields[existing] = nil
+            }
+            updated.headerFields[name] = value
+        }
+        if HeaderFields.field("Age", in: fields) == nil {
+            updated.headerFields = updated.headerFields.filter { !HeaderFields.sameName($0.key, "Age") }
+        }
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        updated.freshnessLifetime = CacheRules.freshnessLifetime(
+            statusCode: updated.statusCode,
+            fields: updated.headerFields,
+            receivedAt: Date(),
+            heuristicFraction: cache.heuristicFreshness
+        )
+        return updated
+    }
+
+    /// The stored answer as an answer to `request`: its current `Age`, and the cache's `Cache-Status`.
+    private func served(
+        _ stored: StoredResponse,
+        status: CacheStatus,
+        for request: URLRequest,
+        at now: Date
+    )
+        -> TransportResponse
+    {
+        var fields = stored.headerFields.filter { !HeaderFields.sameName($0.key, "Age") }
+        fields["Age"] = String(Int(min(stored.age(at: now), Double(CacheControl.greatestDeltaSeconds))))
+        Self.append(status.member(), to: &fields)
+        return Self.answer(
+            for: request,
+            statusCode: stored.statusCode,
+            httpVersion: stored.httpVersion,
+            fields: fields,
+            body: stored.body,
+            status: status
+        )
+    }
+}
+
+/// How many providers have made a cache step: each step's number.
+private let providerCount = Locked(0)
+
+extension CacheStep.Rules {
+    init(key: CacheKey, usesStorage: Bool, servesStaleWhenOffline: Bool, request: URLRequest, removalCount: Int) {
+        self.key = key
+        self.usesStorage = usesStorage
+        self.servesStaleWhenOffline = servesStaleWhenOffline
+        self.removalCount = removalCount
+        control = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        if request.value(forHTTPHeaderField: "Cache-Control") == nil,
+            request.value(forHTTPHeaderField: "Pragma")?.lowercased().contains("no-cache") == true
+        {
+            control.noCache = true
+        }
+        switch request.cachePolicy {
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: ignoresStored = true
+        case .reloadRevalidatingCacheData: control.noCache = true
+        case .returnCacheDataElseLoad: control.maxStale = Int.max
+        case .returnCacheDataDontLoad:
+            control.maxStale = Int.max
+            control.onlyIfCached = true
+        default: break
+        }
+    }
+}
