@@ -30,16 +30,17 @@ enum CacheRules {
     ) -> Double {
         let control = CacheControl(HeaderFields.field("Cache-Control", in: fields))
         if let maxAge = control.maxAge { return Double(maxAge) }
-        let date = HeaderFields.field("Date", in: fields).flatMap { HttpDate.parse(String($0.trimmingSpaces())) }
+        // Dates are parsed only when they count: a parse costs more than the rest of storing an answer.
+        let date = { HeaderFields.field("Date", in: fields).flatMap { HttpDate.parse(String($0.trimmingSpaces())) } }
         if let expires = HeaderFields.field("Expires", in: fields) {
             guard let expiry = HttpDate.parse(String(expires.trimmingSpaces())) else { return 0 }
-            return max(expiry.timeIntervalSince(date ?? receivedAt), 0)
+            return max(expiry.timeIntervalSince(date() ?? receivedAt), 0)
         }
         guard let heuristicFraction, heuristicallyCacheable.contains(statusCode) || control.isPublic,
             let lastModified = HeaderFields.field("Last-Modified", in: fields).flatMap({
                 HttpDate.parse(String($0.trimmingSpaces()))
             })
         else { return 0 }
-        return max((date ?? receivedAt).timeIntervalSince(lastModified), 0) * heuristicFraction
+        return max((date() ?? receivedAt).timeIntervalSince(lastModified), 0) * heuristicFraction
     }
 }

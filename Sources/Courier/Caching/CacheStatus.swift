@@ -79,6 +79,16 @@ public enum CacheStatus: Sendable, Hashable {
         }
     }
 
+    /// Adds Courier's member at the end of `Cache-Status`, after those of caches nearer the server (RFC 9211).
+    static func append(_ member: String, to fields: inout [String: String]) {
+        if let name = fields.keys.first(where: { HeaderFields.sameName($0, "Cache-Status") }), let value = fields[name]
+        {
+            fields[name] = value + ", " + member
+        } else {
+            fields["Cache-Status"] = member
+        }
+    }
+
     /// This status as Courier's `Cache-Status` member.
     func member(stored: Bool = false) -> String {
         switch self {

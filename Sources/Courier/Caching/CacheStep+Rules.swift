@@ -13,10 +13,21 @@ extension CacheStep {
     static var serverErrors: Set<Int> { [500, 502, 503, 504] }
 
     /// Whether the request carries conditions or a range of its own, which a stored answer cannot answer for it.
-    static func asksItsOwnQuestion(_ request: URLRequest) -> Bool {
-        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains {
-            request.value(forHTTPHeaderField: $0) != nil
+    static func asksItsOwnQuestion(_ fields: [String: String]) -> Bool {
+        fields.keys.contains { name in
+            ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains {
+                HeaderFields.sameName(name, $0)
+            }
         }
+    }
+
+    /// The request as it goes to the network: only Courier's cache answers a provider that has one, since
+    /// URLSession's own knows no partition.
+    static func uncached(_ request: URLRequest) -> URLRequest {
+        guard request.cachePolicy != .reloadIgnoringLocalCacheData else { return request }
+        var request = request
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        return request
     }
 
     static func withoutFragment(_ url: URL) -> String {
@@ -25,8 +36,12 @@ extension CacheStep {
     }
 
     /// The newest stored variant whose `Vary` fields match the request (section 4.1).
-    static func select(_ variants: [StoredResponse], for request: URLRequest) -> StoredResponse? {
-        variants.filter { $0.matches(request) }.max { $0.responseTime < $1.responseTime }
+    static func select(_ variants: [StoredResponse], for fields: [String: String]) -> StoredResponse? {
+        var newest: StoredResponse?
+        for variant in variants where variant.matches(fields) {
+            if newest.map({ variant.responseTime > $0.responseTime }) ?? true { newest = variant }
+        }
+        return newest
     }
 
     /// How `stored` may answer without the network at `now`, or `nil` when it must be validated first (sections
@@ -92,7 +107,7 @@ extension CacheStep {
         for request: URLRequest,
         statusCode: Int,
         httpVersion: String,
-        fields: [String: String],
+        fields: some HeaderFieldSource,
         body: Data,
         status: CacheStatus
     ) -> TransportResponse {
@@ -105,20 +120,10 @@ extension CacheStep {
     /// The network's answer with the cache's `Cache-Status` member added.
     static func adding(_ status: CacheStatus, stored: Bool, to answer: TransportResponse) -> TransportResponse {
         var fields = answer.head.headerFields
-        append(status.member(stored: stored), to: &fields)
+        CacheStatus.append(status.member(stored: stored), to: &fields)
         var head = answer.head.replacingFields(with: fields)
         head.cacheStatus = status
         return TransportResponse(head: head, body: answer.body, hasBody: answer.hasBody)
-    }
-
-    /// Adds Courier's member at the end of `Cache-Status`, after those of caches nearer the server (RFC 9211).
-    static func append(_ member: String, to fields: inout [String: String]) {
-        if let name = fields.keys.first(where: { HeaderFields.sameName($0, "Cache-Status") }), let value = fields[name]
-        {
-            fields[name] = value + ", " + member
-        } else {
-            fields["Cache-Status"] = member
-        }
     }
 
     static func seconds(_ duration: Duration) -> Double {

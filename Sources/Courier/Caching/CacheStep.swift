@@ -31,6 +31,8 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
     /// What one request asks of the cache.
     struct Rules {
         var key: CacheKey
+        /// The request's header fields.
+        var fields: [String: String]
         var usesStorage: Bool
         var servesStaleWhenOffline: Bool
         /// The request's own directives (`Cache-Control`, or `Pragma: no-cache`), with its `URLRequest` cache policy.
@@ -48,44 +50,43 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
         next: any Transport,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
-        var outgoing = request
-        // Only Courier's cache answers a provider that has one: URLSession's own knows no partition.
-        if outgoing.cachePolicy != .reloadIgnoringLocalCacheData {
-            outgoing.cachePolicy = .reloadIgnoringLocalCacheData
-        }
         let method = request.httpMethod ?? "GET"
         guard Self.safeMethods.contains(method) else {
-            return sendInvalidating(outgoing, options: options, next: next, completion: completion)
+            return sendInvalidating(Self.uncached(request), options: options, next: next, completion: completion)
         }
         let caching = endpoint.caching
         let shares = caching.sharesInFlight ?? cache.sharesInFlight
+        // Read once: each of URLRequest's lookups bridges to Foundation's request and searches its fields.
+        let fields = request.allHTTPHeaderFields ?? [:]
         // A transfer's body goes to its receiver as it arrives, and a request with conditions or a range of its own
         // asks the server something a stored answer does not tell: they go past the cache.
         guard method == "GET", caching.usesStorage || shares, options.responseBodyReceiver == nil,
-            options.requestBody == nil, options.bodyFile == nil, !Self.asksItsOwnQuestion(request),
+            options.requestBody == nil, options.bodyFile == nil, !Self.asksItsOwnQuestion(fields),
             let url = request.url
         else {
-            return next.send(outgoing, options: options, completion: completion)
+            return next.send(Self.uncached(request), options: options, completion: completion)
         }
         let rules = Rules(
             key: CacheKey(partition: cache.partition, url: Self.withoutFragment(url)),
+            fields: fields,
             usesStorage: caching.usesStorage,
             servesStaleWhenOffline: caching.servesStaleWhenOffline ?? cache.servesStaleWhenOffline,
-            request: request,
+            cachePolicy: request.cachePolicy,
             removalCount: cache.removalCount
         )
         guard shares else {
-            return answer(outgoing, rules: rules, options: options, next: next, completion: completion)
+            return answer(request, rules: rules, options: options, next: next, completion: completion)
         }
         let key = SharedExchanges.Key(
             provider: providerNumber,
             partition: rules.key.partition,
             request: request,
+            fields: fields,
             caching: caching,
             options: options
         )
         return cache.exchanges.join(key, completion: completion) { shared in
-            answer(outgoing, rules: rules, options: options, next: next, completion: shared)
+            answer(request, rules: rules, options: options, next: next, completion: shared)
         }
     }
 
@@ -98,10 +99,10 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
         guard rules.usesStorage else {
-            return next.send(request, options: options, completion: completion)
+            return next.send(Self.uncached(request), options: options, completion: completion)
         }
         let now = self.now
-        let stored = rules.ignoresStored ? nil : Self.select(cache.store.variants(for: rules.key), for: request)
+        let stored = rules.ignoresStored ? nil : Self.select(cache.store.variants(for: rules.key), for: rules.fields)
         if let stored, let status = Self.servable(stored, at: now, rules: rules) {
             if status == .stale(.whileRevalidating) { revalidateInBackground(stored, request, rules, options, next) }
             completion(.success(served(stored, status: status, for: request, at: now)))
@@ -150,7 +151,7 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
         cancellation: Cancellation,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
-        var conditional = request
+        var conditional = Self.uncached(request)
         let etag = stored.flatMap { HeaderFields.field("ETag", in: $0.headerFields) }
         let lastModified = stored.flatMap { HeaderFields.field("Last-Modified", in: $0.headerFields) }
         if let etag { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -294,7 +295,7 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
     ) -> Bool {
         var response = response
         for name in response.varyNames {
-            if let value = StoredResponse.normalized(request.value(forHTTPHeaderField: name)) {
+            if let value = StoredResponse.normalized(HeaderFields.field(name, in: rules.fields)) {
                 response.varyValues[name] = value
             }
         }
@@ -316,18 +317,21 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
         requestTime: Date,
         responseTime: Date
     ) -> StoredResponse {
-        var updated = stored
+        var merged = stored.headerFields
         for (name, value) in fields {
             let lowercased = name.lowercased()
             guard !StoredResponse.unstoredFields.contains(lowercased), lowercased != "content-length" else { continue }
-            if let existing = updated.headerFields.keys.first(where: { HeaderFields.sameName($0, name) }) {
-                updated.headerFields[existing] = nil
+            if let existing = merged.keys.first(where: { HeaderFields.sameName($0, name) }) {
+                merged[existing] = nil
             }
-            updated.headerFields[name] = value
+            merged[name] = value
         }
         if HeaderFields.field("Age", in: fields) == nil {
-            updated.headerFields = updated.headerFields.filter { !HeaderFields.sameName($0.key, "Age") }
+            merged = merged.filter { !HeaderFields.sameName($0.key, "Age") }
         }
+        var updated = stored
+        // Set once: the stored response reads its directives again each time its fields change.
+        updated.headerFields = merged
         updated.requestTime = requestTime
         updated.responseTime = responseTime
         updated.freshnessLifetime = CacheRules.freshnessLifetime(
@@ -348,9 +352,11 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
     )
         -> TransportResponse
     {
-        var fields = stored.headerFields.filter { !HeaderFields.sameName($0.key, "Age") }
-        fields["Age"] = String(Int(min(stored.age(at: now), Double(CacheControl.greatestDeltaSeconds))))
-        Self.append(status.member(), to: &fields)
+        let fields = ServedFields(
+            stored: stored.headerFields,
+            age: Int(min(stored.age(at: now), Double(CacheControl.greatestDeltaSeconds))),
+            status: status
+        )
         return Self.answer(
             for: request,
             statusCode: stored.statusCode,
@@ -366,18 +372,25 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
 private let providerCount = Locked(0)
 
 extension CacheStep.Rules {
-    init(key: CacheKey, usesStorage: Bool, servesStaleWhenOffline: Bool, request: URLRequest, removalCount: Int) {
+    init(
+        key: CacheKey,
+        fields: [String: String],
+        usesStorage: Bool,
+        servesStaleWhenOffline: Bool,
+        cachePolicy: URLRequest.CachePolicy,
+        removalCount: Int
+    ) {
         self.key = key
+        self.fields = fields
         self.usesStorage = usesStorage
         self.servesStaleWhenOffline = servesStaleWhenOffline
         self.removalCount = removalCount
-        control = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        if request.value(forHTTPHeaderField: "Cache-Control") == nil,
-            request.value(forHTTPHeaderField: "Pragma")?.lowercased().contains("no-cache") == true
-        {
+        let cacheControl = HeaderFields.field("Cache-Control", in: fields)
+        control = CacheControl(cacheControl)
+        if cacheControl == nil, HeaderFields.field("Pragma", in: fields)?.lowercased().contains("no-cache") == true {
             control.noCache = true
         }
-        switch request.cachePolicy {
+        switch cachePolicy {
         case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: ignoresStored = true
         case .reloadRevalidatingCacheData: control.noCache = true
         case .returnCacheDataElseLoad: control.maxStale = Int.max

@@ -56,25 +56,33 @@ final class DirectoryCacheStore: CacheStore {
         return state.withLock { state in
             var variants = read(key, from: &state)
             change(&variants)
-            remove(name, from: &state)
-            guard !variants.isEmpty else { return false }
-            let data = CacheEntryCoding.encode(variants, for: key)
-            guard data.count <= byteLimit else { return false }
-            // Written beside the entry, then renamed over it: a reader sees the old entry or the new, never half.
-            let file = directory.appendingPathComponent(name)
-            let written = directory.appendingPathComponent(name + Self.writing + UUID().uuidString)
-            do {
-                try data.write(to: written)
-                guard rename(written.path, file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            } catch {
-                try? FileManager.default.removeItem(at: written)
+            let data = variants.isEmpty ? nil : CacheEntryCoding.encode(variants, for: key)
+            guard let data, data.count <= byteLimit, write(data, to: name) else {
+                remove(name, from: &state)
                 return false
             }
+            // The new file replaced the old one: only the count changes.
+            state.byteCount += data.count - (state.sizes[name] ?? 0)
             state.sizes[name] = data.count
             state.recency.touch(name)
-            state.byteCount += data.count
             evict(&state)
             return true
+        }
+    }
+
+    /// Writes `data` beside the entry `name`, then renames it over the entry: a reader sees the old entry or the
+    /// new, never half of one.
+    private func write(_ data: Data, to name: String) -> Bool {
+        let written = directory.appendingPathComponent(name + Self.writing + UUID().uuidString)
+        do {
+            try data.write(to: written)
+            guard rename(written.path, directory.appendingPathComponent(name).path) == 0 else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            return true
+        } catch {
+            try? FileManager.default.removeItem(at: written)
+            return false
         }
     }
 
@@ -114,8 +122,9 @@ final class DirectoryCacheStore: CacheStore {
     }
 
     private func remove(_ name: String, from state: inout State) {
-        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        // Only a file the store knows of: removing one that is not there costs an error's making.
         guard let size = state.sizes.removeValue(forKey: name) else { return }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         state.byteCount -= size
         state.recency.remove(name)
     }

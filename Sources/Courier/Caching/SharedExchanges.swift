@@ -28,19 +28,26 @@ final class SharedExchanges: Sendable {
         /// Trace context differs for every request, and says nothing about the answer.
         static let unsharedFields: Set<String> = ["traceparent", "tracestate", "baggage"]
 
-        init(provider: Int, partition: String, request: URLRequest, caching: Caching, options: TransportOptions) {
+        init(
+            provider: Int,
+            partition: String,
+            request: URLRequest,
+            fields: [String: String],
+            caching: Caching,
+            options: TransportOptions
+        ) {
             self.provider = provider
             self.partition = partition
             self.caching = caching
             cachePolicy = request.cachePolicy.rawValue
             method = request.httpMethod ?? "GET"
             url = request.url?.absoluteString ?? ""
-            var fields: [String: String] = [:]
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            var shared: [String: String] = [:]
+            for (name, value) in fields {
                 let name = name.lowercased()
-                if !Self.unsharedFields.contains(name) { fields[name] = value }
+                if !Self.unsharedFields.contains(name) { shared[name] = value }
             }
-            self.fields = fields
+            self.fields = shared
             timeout = options.timeout
             maximumResponseBodySize = options.maximumResponseBodySize
             tls = options.tls
