@@ -93,21 +93,24 @@ enum CacheEntryCoding {
         let data: Data
         var offset: Data.Index
 
-        mutating func integer() -> Int? {
+        /// Eight bytes, little-endian.
+        mutating func word() -> UInt64? {
             guard data.endIndex - offset >= 8 else { return nil }
             var value: UInt64 = 0
             for (shift, byte) in data[offset..<offset + 8].enumerated() { value |= UInt64(byte) << (8 * shift) }
             offset += 8
-            let integer = Int64(bitPattern: value)
+            return value
+        }
+
+        mutating func integer() -> Int? {
+            guard let word = word() else { return nil }
+            let integer = Int64(bitPattern: word)
             return integer >= 0 && integer <= Int64(Int32.max) ? Int(integer) : nil
         }
 
         mutating func double() -> Double? {
-            guard data.endIndex - offset >= 8 else { return nil }
-            var value: UInt64 = 0
-            for (shift, byte) in data[offset..<offset + 8].enumerated() { value |= UInt64(byte) << (8 * shift) }
-            offset += 8
-            let double = Double(bitPattern: value)
+            guard let word = word() else { return nil }
+            let double = Double(bitPattern: word)
             return double.isFinite ? double : nil
         }
 

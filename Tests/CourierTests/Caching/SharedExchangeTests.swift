@@ -35,58 +35,55 @@ import FoundationNetworking
         await server.waitForRequests(count: 1)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aHundredIdenticalRequestsReachTheServerOnce(kind: TransportKind) async throws {
+    /// Runs `body` with a provider over `kind` whose cache shares identical requests in flight, its time virtual.
+    static func withSharingProvider(
+        _ kind: TransportKind,
+        _ body: (TestServer, HttpCache, ApiProvider<CachedResource>) async throws -> Void
+    ) async throws {
         let cache = HttpCache(sharesInFlight: true)
         try await TestServer.withServer { server in
-            try await kind.withProvider(
-                CachedResource.self,
-                baseUrl: server.baseUrl,
-                scheduler: TestScheduler(),
-                cache: cache
-            ) { provider in
-                await withTaskGroup(of: (Int?, CacheStatus?).self) { group in
-                    await Self.startCallers(provider, cache: cache, server: server, in: &group)
-                    await Self.release(server)
-                    var answers = 0
-                    for await answer in group {
-                        #expect(answer == (1, .miss))
-                        answers += 1
-                    }
-                    #expect(answers == Self.callers)
-                }
-                #expect(await server.requests(forCached: "shared").count == 1)
-                // Stored once, for the next caller.
-                #expect(await provider.version(of: Self.held) == (1, .hit))
+            try await kind.withProvider(baseUrl: server.baseUrl, scheduler: TestScheduler(), cache: cache) {
+                try await body(server, cache, $0)
             }
         }
     }
 
     @Test(arguments: TransportKind.allCases)
-    func cancellingAllButOneCallerLeavesTheLastItsAnswer(kind: TransportKind) async throws {
-        let cache = HttpCache(sharesInFlight: true)
-        try await TestServer.withServer { server in
-            try await kind.withProvider(
-                CachedResource.self,
-                baseUrl: server.baseUrl,
-                scheduler: TestScheduler(),
-                cache: cache
-            ) { provider in
-                let cancelled = (0..<Self.callers - 1).map { _ in
-                    Task { await provider.version(of: Self.held) }
-                }
-                let last = Task { await provider.version(of: Self.held) }
-                await cache.waitForCallers(Self.callers)
-                await server.waitForRequests(count: 1)
-                for task in cancelled { task.cancel() }
-                for task in cancelled {
-                    #expect(await task.value == (nil, nil))
-                }
-                #expect(cache.exchanges.callerCount == 1)
+    func aHundredIdenticalRequestsReachTheServerOnce(kind: TransportKind) async throws {
+        try await Self.withSharingProvider(kind) { server, cache, provider in
+            await withTaskGroup(of: (Int?, CacheStatus?).self) { group in
+                await Self.startCallers(provider, cache: cache, server: server, in: &group)
                 await Self.release(server)
-                #expect(await last.value == (1, .miss))
-                #expect(await server.requests(forCached: "shared").count == 1)
+                var answers = 0
+                for await answer in group {
+                    #expect(answer == (1, .miss))
+                    answers += 1
+                }
+                #expect(answers == Self.callers)
             }
+            #expect(await server.requests(forCached: "shared").count == 1)
+            // Stored once, for the next caller.
+            #expect(await provider.version(of: Self.held) == (1, .hit))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingAllButOneCallerLeavesTheLastItsAnswer(kind: TransportKind) async throws {
+        try await Self.withSharingProvider(kind) { server, cache, provider in
+            let cancelled = (0..<Self.callers - 1).map { _ in
+                Task { await provider.version(of: Self.held) }
+            }
+            let last = Task { await provider.version(of: Self.held) }
+            await cache.waitForCallers(Self.callers)
+            await server.waitForRequests(count: 1)
+            for task in cancelled { task.cancel() }
+            for task in cancelled {
+                #expect(await task.value == (nil, nil))
+            }
+            #expect(cache.exchanges.callerCount == 1)
+            await Self.release(server)
+            #expect(await last.value == (1, .miss))
+            #expect(await server.requests(forCached: "shared").count == 1)
         }
     }
 
