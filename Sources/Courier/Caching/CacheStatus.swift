@@ -5,7 +5,8 @@ import FoundationNetworking
 #endif
 
 /// What a provider's ``HttpCache`` did for an answer, as its `Cache-Status` header field tells (RFC 9211): every
-/// answer that went through the cache carries one, named `Courier`.
+/// answer to a request that uses the cache's storage carries one, named `Courier` (a request that goes past it, or an
+/// endpoint that only shares requests in flight, carries none).
 ///
 /// Read it from ``ApiResponse/cacheStatus`` or from the response a plugin sees, with ``init(of:)``.
 public enum CacheStatus: Sendable, Hashable {
@@ -51,7 +52,7 @@ public enum CacheStatus: Sendable, Hashable {
     /// The name of Courier's member in `Cache-Status`.
     static let cacheName = "Courier"
 
-    /// The status Courier's cache gave `response`, or `nil` when it did not go through one.
+    /// The status Courier's cache gave `response`, or `nil` when the request did not use one.
     public init?(of response: HTTPURLResponse) {
         guard let field = response.value(forHTTPHeaderField: "Cache-Status") else { return nil }
         self.init(field: field)

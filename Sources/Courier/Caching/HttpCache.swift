@@ -21,7 +21,7 @@ import Foundation
 /// - **Partitions** (``partition``): answers to authenticated requests are stored, filed under the partition the app
 ///   gives (its signed-in account, say), so that one account never gets another's.
 ///
-/// Every answer that went through the cache says what the cache did in its `Cache-Status` field
+/// Every answer to a request that uses the cache says what the cache did in its `Cache-Status` field
 /// (``CacheStatus``). Each endpoint can opt out or share requests in flight with ``Endpoint/caching``. Nothing is
 /// cached without a cache on the provider; with one, the URLSession transport's own cache is not used for its
 /// requests.
