@@ -126,7 +126,35 @@ extension CacheStep {
         return TransportResponse(head: head, body: answer.body, hasBody: answer.hasBody)
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+extension CacheStep.Rules {
+    init(
+        key: CacheKey,
+        fields: [String: String],
+        usesStorage: Bool,
+        servesStaleWhenOffline: Bool,
+        cachePolicy: URLRequest.CachePolicy,
+        removalCount: Int
+    ) {
+        self.key = key
+        self.fields = fields
+        self.usesStorage = usesStorage
+        self.servesStaleWhenOffline = servesStaleWhenOffline
+        self.removalCount = removalCount
+        let cacheControl = HeaderFields.field("Cache-Control", in: fields)
+        control = CacheControl(cacheControl)
+        if cacheControl == nil, HeaderFields.field("Pragma", in: fields)?.lowercased().contains("no-cache") == true {
+            control.noCache = true
+        }
+        switch cachePolicy {
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: ignoresStored = true
+        case .reloadRevalidatingCacheData: control.noCache = true
+        case .returnCacheDataElseLoad: control.maxStale = Int.max
+        case .returnCacheDataDontLoad:
+            control.maxStale = Int.max
+            control.onlyIfCached = true
+        default: break
+        }
     }
 }

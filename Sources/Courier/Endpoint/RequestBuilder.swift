@@ -165,8 +165,7 @@ enum RequestBuilder {
     /// Seconds for `URLRequest`. FoundationNetworking truncates a timeout to whole seconds (0.5 s would become 0),
     /// so there a fraction is rounded up: a timeout never fires earlier than the endpoint said.
     static func timeoutInterval(_ timeout: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = timeout.components
-        let exact = Double(seconds) + Double(attoseconds) / 1e18
+        let exact = timeout.inSeconds
         #if canImport(FoundationNetworking)
         return exact.rounded(.up)
         #else

@@ -58,8 +58,8 @@ public struct RetryPolicy: Sendable {
     /// share of jitter. Computed in seconds and capped before it becomes a `Duration`, so that no setting (a huge
     /// multiplier, a non-finite number) can overflow it.
     public func backoff(beforeRetry retry: Int, randomFraction: Double) -> Duration {
-        let maximum = Self.seconds(maximumDelay)
-        var seconds = Self.seconds(initialDelay)
+        let maximum = maximumDelay.inSeconds
+        var seconds = initialDelay.inSeconds
         for _ in 1..<max(retry, 1) where seconds < maximum {
             seconds *= multiplier
         }
@@ -67,10 +67,6 @@ public struct RetryPolicy: Sendable {
         let share = Self.unit(jitter) * Self.unit(randomFraction)
         let milliseconds = min((capped * (1 - share) * 1000).rounded(), Double(Int64.max / 2))
         return .milliseconds(Int64(milliseconds))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `value` within 0…1, with anything that is not a number as 0.
