@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .library(name: "CourierTestServerTLS", targets: ["CourierTestServerTLS"]),
@@ -69,6 +70,13 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .systemLibrary(
+            name: "CLibcurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "CCourierCurl", dependencies: ["CLibcurl"]),
+        .target(name: "CourierCurl", dependencies: ["Courier", "CCourierCurl", "CLibcurl"]),
         .target(
             name: "CourierCombine",
             dependencies: [
@@ -159,6 +167,7 @@ let package = Package(
                 "Courier",
                 "CourierCombine",
                 "CourierAsyncHTTPClient",
+                "CourierCurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
                 "GitHubExample",
@@ -225,6 +234,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierCurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
                 "GitHubExample",

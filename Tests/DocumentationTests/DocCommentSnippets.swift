@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import CourierTestServer
 import Foundation
 import Logging
@@ -207,6 +208,17 @@ import Testing
                 Issue.record("expected noResponseReceived after shutdown, got \(afterShutdown)")
                 return
             }
+        }
+    }
+
+    @Test func curlTransport() async throws {
+        try await TestServer.withServer { server in
+            // snippet: CurlTransport doc
+            let provider = ApiProvider<TodoApi>(transport: CurlTransport())
+            // end snippet
+            provider.baseUrl = server.baseUrl
+            let todos = try await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
+            #expect(todos.count == 3)
         }
     }
 }

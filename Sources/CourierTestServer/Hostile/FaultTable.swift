@@ -11,6 +11,8 @@ public enum FaultTable {
     public enum Transport: Sendable {
         case urlSession
         case asyncHTTPClient
+        /// Courier's `CurlTransport`: libcurl driven directly.
+        case curl
     }
 
     /// The outcomes a caller may get; one, except where the transport itself races (see `answerBeforeBody`).
@@ -52,7 +54,7 @@ public enum FaultTable {
         case .corruptGzip:
             // libcurl asks for and inflates compressed answers; AsyncHTTPClient passes them on as they came unless
             // its client is configured to decompress.
-            transport == .urlSession ? .noResponse(.cannotDecodeContentData) : .conversionFailed
+            transport == .asyncHTTPClient ? .conversionFailed : .noResponse(.cannotDecodeContentData)
         // A plain request reads a 206 as any 2xx; a download refuses it (see the download tests).
         case .unplaceablePart: .value([1, 2, 3])
         case .overflowingPart: .tooLarge

@@ -109,6 +109,7 @@ extension TransportKind {
         switch self {
         case .urlSession: .urlSession
         case .asyncHTTPClient: .asyncHTTPClient
+        case .curl: .curl
         }
     }
 }

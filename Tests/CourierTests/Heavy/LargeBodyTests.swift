@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import CourierTestServer
 import Foundation
 import Testing
@@ -146,11 +147,13 @@ extension Heavy {
                     let transport = AsyncHTTPClientTransport(client: client)
                     return await send(ApiProvider(baseUrl: server.baseUrl, transport: transport))
                 }
+            case .curl:
+                result = await send(ApiProvider(baseUrl: server.baseUrl, transport: CurlTransport()))
             }
             #expect(result == .failure(.responseBodyTooLarge(limit: limit)))
             #if os(Linux)
             // The thread sanitizer's shadow memory grows with every allocation, whatever is kept: measure without it.
-            guard transport == .asyncHTTPClient, !PeakMemory.isUnderThreadSanitizer else { return }
+            guard transport != .urlSession, !PeakMemory.isUnderThreadSanitizer else { return }
             let before = try #require(peakBefore, "the peak memory could not be reset")
             let after = try #require(PeakMemory.current())
             // As for the file bodies above: other suites may run beside this one in a plain `swift test`.

@@ -6,15 +6,17 @@ import CourierTestServerTLS
 import Foundation
 import Testing
 
-/// HTTP/2 over AsyncHTTPClient, negotiated by ALPN with the HTTPS test server: many requests on one connection, and
+/// HTTP/2 over AsyncHTTPClient and libcurl, negotiated by ALPN with the HTTPS test server: many requests on one connection, and
 /// the same contract as HTTP/1.1.
 ///
 /// It runs under ThreadSanitizer too: `Tests/tsan-suppressions.txt` names the one frame of the test server's HTTP/2
 /// channel (HummingbirdHTTP2) where TSan can report a race that is not one, and why.
 @Suite(.timeLimit(.minutes(2))) struct Http2Tests {
-    @Test func sixtyFourConcurrentRequestsShareOneConnection() async throws {
+    @Test(arguments: HttpsTests.applyingOptions) func sixtyFourConcurrentRequestsShareOneConnection(
+        kind: TransportKind
+    ) async throws {
         try await TestServer.withServer(tls: .init(http2: true)) { server in
-            let outcomes = try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+            let outcomes = try await HttpsTests.withProvider(kind, server, tls: try .testAuthority()) { provider in
                 // The server answers none of them until all 64 are in flight together.
                 await withTaskGroup(of: Bool.self) { group in
                     for _ in 0..<64 {
@@ -35,9 +37,11 @@ import Testing
         }
     }
 
-    @Test func overHttp1TheSameRequestsNeedSeveralConnections() async throws {
+    @Test(arguments: HttpsTests.applyingOptions) func overHttp1TheSameRequestsNeedSeveralConnections(
+        kind: TransportKind
+    ) async throws {
         try await TestServer.withServer(tls: .init(http2: false)) { server in
-            try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+            try await HttpsTests.withProvider(kind, server, tls: try .testAuthority()) { provider in
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<8 {
                         group.addTask {
@@ -50,9 +54,11 @@ import Testing
         }
     }
 
-    @Test func theTimeoutTheSizeLimitAndRedirectsHoldOverHttp2() async throws {
+    @Test(arguments: HttpsTests.applyingOptions) func theTimeoutTheSizeLimitAndRedirectsHoldOverHttp2(
+        kind: TransportKind
+    ) async throws {
         try await TestServer.withServer(tls: .init(http2: true)) { server in
-            try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+            try await HttpsTests.withProvider(kind, server, tls: try .testAuthority()) { provider in
                 // `/hold` never finishes its answer while the test runs: only the timeout ends the request, and
                 // the server sees its stream end, if the request reached it first (a TLS handshake on a starved
                 // machine can take longer than the timeout).
@@ -61,7 +67,8 @@ import Testing
                     decodeBodyTo: Data.self
                 )
                 #expect(late.failure == .noResponseReceived(error: URLError(.timedOut)))
-                if await server.receivedRequests().contains(where: { $0.path == "/hold/h2-timeout" }) {
+                // libcurl 7.88 does not reset a stream it stopped: the server sees it end when the connection closes.
+                if kind != .curl, await server.receivedRequests().contains(where: { $0.path == "/hold/h2-timeout" }) {
                     await server.waitForDisconnect(of: "h2-timeout")
                 }
                 let large = await provider.response(on: .bytes(count: 100_000, limit: 1_000), decodeBodyTo: Data.self)
@@ -73,12 +80,17 @@ import Testing
                 #expect(redirected.path == "/echo")
                 #expect(redirected.header("Authorization") == "Bearer same-origin")
             }
+            if kind == .curl, await server.receivedRequests().contains(where: { $0.path == "/hold/h2-timeout" }) {
+                await server.waitForDisconnect(of: "h2-timeout")
+            }
         }
     }
 
-    @Test func cancellingEndsTheRequestAtOnceAndLeavesTheConnectionUsable() async throws {
+    @Test(arguments: HttpsTests.applyingOptions) func cancellingEndsTheRequestAtOnceAndLeavesTheConnectionUsable(
+        kind: TransportKind
+    ) async throws {
         try await TestServer.withServer(tls: .init(http2: true)) { server in
-            try await HttpsTests.withProvider(server, tls: try .testAuthority()) { provider in
+            try await HttpsTests.withProvider(kind, server, tls: try .testAuthority()) { provider in
                 // `/hold` never finishes its answer while the test runs: only the cancel can end the request.
                 let held = Task {
                     await provider.response(on: .hold(id: "h2-cancel", timeout: nil), decodeBodyTo: Data.self)
@@ -87,11 +99,13 @@ import Testing
                 held.cancel()
                 #expect(await held.value.failure == .cancelled)
                 // The stream is reset, not the connection: the server sees the held answer's client leave, and the
-                // next request goes over the same connection.
-                await server.waitForDisconnect(of: "h2-cancel")
+                // next request goes over the same connection. (libcurl 7.88 does not reset a stream it stopped: the
+                // server sees it end when the transport, and with it the connection, goes away.)
+                if kind != .curl { await server.waitForDisconnect(of: "h2-cancel") }
                 let next = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
                 #expect(next.failure == nil)
             }
+            if kind == .curl { await server.waitForDisconnect(of: "h2-cancel") }
             #expect(await server.connectionCount() == 1)
         }
     }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 @testable import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -9,9 +10,13 @@ import Testing
 /// HTTPS against the loopback server with certificates made at test time: what each transport can do, and the
 /// same typed failure for the same fault.
 @Suite struct HttpsTests {
-    /// Runs `body` with a provider over AsyncHTTPClient with `tls`, on a client of its own that speaks HTTP/2 when
-    /// offered.
+    /// The transports that apply `TLSOptions` (URLSession on Linux refuses them).
+    static let applyingOptions: [TransportKind] = [.asyncHTTPClient, .curl]
+
+    /// Runs `body` with a provider over `kind` with `tls`: AsyncHTTPClient on a client of its own that speaks HTTP/2
+    /// when offered, or libcurl.
     static func withProvider<Result>(
+        _ kind: TransportKind,
         _ server: TestServer,
         tls: TLSOptions?,
         plugins: [Plugin<HttpsApi>] = [],
@@ -22,6 +27,11 @@ import Testing
         // The handshake counts towards the connect timeout, and under ThreadSanitizer the parallel suite has made a
         // loopback request take 12 s.
         configuration.timeout.connect = .seconds(60)
+        if kind == .curl {
+            return try await body(
+                ApiProvider<HttpsApi>(baseUrl: server.baseUrl, plugins: plugins, transport: CurlTransport(tls: tls))
+            )
+        }
         return try await withHTTPClient(configuration) { client in
             try await body(
                 ApiProvider<HttpsApi>(
@@ -33,9 +43,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [false, true]) func aTrustedServerAnswersOverHttp1AndHttp2(http2: Bool) async throws {
+    @Test(arguments: Self.applyingOptions, [false, true])
+    func aTrustedServerAnswersOverHttp1AndHttp2(kind: TransportKind, http2: Bool) async throws {
         try await TestServer.withServer(tls: .init(http2: http2)) { server in
-            let received = try await Self.withProvider(server, tls: try .testAuthority()) { provider in
+            let received = try await Self.withProvider(kind, server, tls: try .testAuthority()) { provider in
                 try await provider.response(on: .echo(headers: ["X-Probe": "1"]), decodeBodyTo: ReceivedRequest.self)
                     .get()
             }
@@ -45,7 +56,9 @@ import Testing
     }
 
     /// The authority given as PEM beside the system's, as DER, and as a bundle file that starts with a comment.
-    @Test func theAuthorityIsTrustedInEveryFormItCanBeGivenIn() async throws {
+    @Test(arguments: Self.applyingOptions) func theAuthorityIsTrustedInEveryFormItCanBeGivenIn(
+        kind: TransportKind
+    ) async throws {
         let pem = TestCertificates.shared.authority
         let base64 = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let der = try #require(Data(base64Encoded: base64))
@@ -62,7 +75,7 @@ import Testing
             TLSOptions(trustRoots: .only([fromFile])),
         ]
         try await TestServer.withServer(tls: .init()) { server in
-            try await Self.withProvider(server, tls: nil) { provider in
+            try await Self.withProvider(kind, server, tls: nil) { provider in
                 for tls in forms {
                     let result = await provider.response(on: .echoWith(tls: tls), decodeBodyTo: ReceivedRequest.self)
                     #expect(result.failure == nil, "\(tls.trustRoots)")
@@ -72,19 +85,21 @@ import Testing
         }
     }
 
-    @Test func eachCertificateProblemIsItsOwnTypedFailureAndNothingIsSent() async throws {
+    @Test(arguments: Self.applyingOptions) func eachCertificateProblemIsItsOwnTypedFailureAndNothingIsSent(
+        kind: TransportKind
+    ) async throws {
         let certificates = TestCertificates.shared
         let onlyTheClientAuthority = TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.clientAuthority)]))
         let cases: [(TestServer.TLS.Certificate, TLSOptions?, TLSFailure)] = [
             (.trusted, nil, .untrustedCertificate),
             (.trusted, onlyTheClientAuthority, .untrustedCertificate),
             (.wrongHost, try .testAuthority(), .wrongHost),
-            // swift-nio-ssl reports every failed chain check alike; see TLSFailures.
-            (.expired, try .testAuthority(), .untrustedCertificate),
+            // swift-nio-ssl reports every failed chain check alike (see TLSFailures); OpenSSL tells the reason.
+            (.expired, try .testAuthority(), kind == .curl ? .expiredCertificate : .untrustedCertificate),
         ]
         for (certificate, tls, expected) in cases {
             try await TestServer.withServer(tls: .init(certificate: certificate)) { server in
-                let result = try await Self.withProvider(server, tls: tls) { provider in
+                let result = try await Self.withProvider(kind, server, tls: tls) { provider in
                     await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
                 }
                 #expect(result.failure?.tlsFailure == expected, "\(certificate) with \(String(describing: tls))")
@@ -116,10 +131,12 @@ import Testing
         }
     }
 
-    @Test func mutualTlsSucceedsWithTheIdentityAndFailsClearlyWithoutOrWithAnother() async throws {
+    @Test(arguments: Self.applyingOptions) func mutualTlsSucceedsWithTheIdentityAndFailsClearlyWithoutOrWithAnother(
+        kind: TransportKind
+    ) async throws {
         let certificates = TestCertificates.shared
         try await TestServer.withServer(tls: .init(requiresClientCertificate: true)) { server in
-            try await Self.withProvider(server, tls: try .testAuthority()) { provider in
+            try await Self.withProvider(kind, server, tls: try .testAuthority()) { provider in
                 let without = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
                 #expect(without.failure?.tlsFailure == .clientCertificateRequired)
                 // The endpoint's options replace the transport's: with the identity, the same provider gets in.
@@ -141,7 +158,9 @@ import Testing
         }
     }
 
-    @Test func tlsOptionsThatCannotBeReadAreAnInvalidRequestAndNothingIsSent() async throws {
+    @Test(arguments: Self.applyingOptions) func tlsOptionsThatCannotBeReadAreAnInvalidRequestAndNothingIsSent(
+        kind: TransportKind
+    ) async throws {
         let certificates = TestCertificates.shared
         let mismatched = TLSOptions(
             trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
@@ -156,7 +175,7 @@ import Testing
             (mismatched, "cannot be used"),
         ]
         try await TestServer.withServer(tls: .init()) { server in
-            try await Self.withProvider(server, tls: nil) { provider in
+            try await Self.withProvider(kind, server, tls: nil) { provider in
                 for (tls, expected) in cases {
                     let result = await provider.response(on: .echoWith(tls: tls), decodeBodyTo: ReceivedRequest.self)
                     let reason = result.invalidRequestReason ?? "\(result)"
@@ -177,17 +196,19 @@ import Testing
         }
     }
 
-    @Test func aMinimumOfTls13IsNegotiatedWhereOfferedAndRefusesAServerStuckAtTls12() async throws {
+    @Test(arguments: Self.applyingOptions) func aMinimumOfTls13IsNegotiatedWhereOfferedAndRefusesAServerStuckAtTls12(
+        kind: TransportKind
+    ) async throws {
         var tls = try TLSOptions.testAuthority()
         tls.minimumVersion = .tls13
         try await TestServer.withServer(tls: .init(minimumVersion: .tlsv13)) { server in
-            let result = try await Self.withProvider(server, tls: tls) { provider in
+            let result = try await Self.withProvider(kind, server, tls: tls) { provider in
                 await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
             }
             #expect(result.failure == nil)
         }
         try await TestServer.withServer(tls: .init(maximumVersion: .tlsv12)) { server in
-            let (old, modern) = try await Self.withProvider(server, tls: tls) { provider in
+            let (old, modern) = try await Self.withProvider(kind, server, tls: tls) { provider in
                 (
                     await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self),
                     await provider.response(
@@ -202,12 +223,17 @@ import Testing
         }
     }
 
-    @Test func retryNeverRetriesATlsFailure() async throws {
+    @Test(arguments: Self.applyingOptions) func retryNeverRetriesATlsFailure(kind: TransportKind) async throws {
         let attempts = Locked(0)
         let retry = RetryPlugin<HttpsApi>(policy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1)))
         let counter = AttemptRecorder<HttpsApi> { _ in attempts.withLock { $0 += 1 } }
         try await TestServer.withServer(tls: .init(certificate: .wrongHost)) { server in
-            let result = try await Self.withProvider(server, tls: try .testAuthority(), plugins: [retry, counter]) {
+            let result = try await Self.withProvider(
+                kind,
+                server,
+                tls: try .testAuthority(),
+                plugins: [retry, counter]
+            ) {
                 await $0.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
             }
             #expect(result.failure?.tlsFailure == .wrongHost)
@@ -215,14 +241,16 @@ import Testing
         #expect(attempts.withLock { $0 } == 1)
     }
 
-    @Test func anHttpsToHttpRedirectCarriesNoCredentialOverAsyncHTTPClient() async throws {
+    @Test(arguments: Self.applyingOptions) func anHttpsToHttpRedirectCarriesNoCredential(
+        kind: TransportKind
+    ) async throws {
         try await TestServer.withServer { plain in
             try await TestServer.withServer(tls: .init()) { secure in
                 let credentials = [
                     "Authorization": "Bearer secret", "Proxy-Authorization": "Basic c2VjcmV0",
                     "Cookie": "session=secret",
                 ]
-                let received = try await Self.withProvider(secure, tls: try .testAuthority()) { provider in
+                let received = try await Self.withProvider(kind, secure, tls: try .testAuthority()) { provider in
                     try await provider.response(
                         on: .redirect(to: plain.url("/echo"), headers: credentials.merging(["X-Kept": "1"]) { $1 }),
                         decodeBodyTo: ReceivedRequest.self

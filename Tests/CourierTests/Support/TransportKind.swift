@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import Foundation
 import Testing
 
@@ -8,6 +9,7 @@ import Testing
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
     case asyncHTTPClient
+    case curl
 
     var testDescription: String { rawValue }
 
@@ -20,6 +22,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return try await withHTTPClient(HTTPClient.Configuration()) {
                 try await body(AsyncHTTPClientTransport(client: $0))
             }
+        case .curl:
+            return try await body(CurlTransport())
         }
     }
 
@@ -62,6 +66,16 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
                     )
                 )
             }
+        case .curl:
+            return try await body(
+                ApiProvider(
+                    baseUrl: baseUrl,
+                    plugins: plugins,
+                    transport: CurlTransport(),
+                    scheduler: scheduler,
+                    cache: cache
+                )
+            )
         }
     }
 }

@@ -1,0 +1,26 @@
+// Typed doors to libcurl's variadic functions, which Swift cannot call: one per argument type Courier passes.
+#ifndef COURIER_CURL_H
+#define COURIER_CURL_H
+
+#include <curl/curl.h>
+#include <stddef.h>
+
+typedef size_t (*courier_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);
+typedef int (*courier_curl_progress_callback)(
+    void *context, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total, curl_off_t uploaded);
+
+CURLcode courier_curl_set_long(CURL *handle, CURLoption option, long value);
+CURLcode courier_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode courier_curl_set_pointer(CURL *handle, CURLoption option, const void *value);
+CURLcode courier_curl_set_data_callback(CURL *handle, CURLoption option, courier_curl_data_callback callback);
+CURLcode courier_curl_set_progress_callback(CURL *handle, courier_curl_progress_callback callback);
+/// Copies `length` bytes at `bytes` into the handle (`CURL_BLOB_COPY`): certificates and keys.
+CURLcode courier_curl_set_blob(CURL *handle, CURLoption option, const void *bytes, size_t length);
+
+CURLcode courier_curl_info_long(CURL *handle, CURLINFO info, long *value);
+CURLcode courier_curl_info_offset(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode courier_curl_info_string(CURL *handle, CURLINFO info, const char **value);
+
+CURLMcode courier_curl_multi_set_long(CURLM *multi, CURLMoption option, long value);
+
+#endif

@@ -1,0 +1,132 @@
+import CCourierCurl
+import CLibcurl
+import Foundation
+
+/// One libcurl multi handle and the thread that drives it: every exchange of a ``CurlTransport`` runs here, on one
+/// thread, sharing the multi handle's connections (kept alive, and multiplexed over HTTP/2 where a server offers it).
+///
+/// libcurl's handles may be touched by one thread at a time, so other threads never call libcurl directly: they
+/// post a command (start, stop, read on) and wake the thread with `curl_multi_wakeup`, the one call libcurl allows
+/// from any thread. The thread sleeps in `curl_multi_poll` until a socket, a timer of libcurl's or a command needs
+/// it.
+final class CurlEngine: @unchecked Sendable {
+    enum Command {
+        case start(CurlExchange)
+        case stop(CurlExchange, because: any Error)
+        case readOn(CurlExchange)
+    }
+
+    /// Touched by the engine's thread alone.
+    private let multi: UnsafeMutableRawPointer
+    private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var commands: [Command] = []
+    /// Guarded by `lock`: no more commands; the thread ends once what runs has ended.
+    private var closing = false
+
+    private init(multi: UnsafeMutableRawPointer) {
+        self.multi = multi
+    }
+
+    /// Starts an engine and its thread, or `nil` when libcurl cannot make a multi handle.
+    static func started() -> CurlEngine? {
+        CurlLibrary.initializeOnce()
+        guard let multi = curl_multi_init() else { return nil }
+        // Connections to one host: enough for a burst of requests without opening a connection per request.
+        _ = courier_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 64)
+        _ = courier_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 256)
+        let engine = CurlEngine(multi: multi)
+        let thread = Thread { engine.run() }
+        thread.name = "Courier libcurl"
+        thread.start()
+        return engine
+    }
+
+    /// Hands `command` to the engine's thread; `false` once the engine is closing (a start is then refused).
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        let accepted = lock.withLock {
+            if closing, case .start = command { return false }
+            commands.append(command)
+            return true
+        }
+        if accepted { curl_multi_wakeup(multi) }
+        return accepted
+    }
+
+    /// Ends the engine once the exchanges it runs have ended: its transport is gone.
+    func close() {
+        lock.withLock { closing = true }
+        curl_multi_wakeup(multi)
+    }
+
+    private func run() {
+        var stillRunning: Int32 = 0
+        while true {
+            let (taken, ending) = lock.withLock { () -> ([Command], Bool) in
+                defer { commands.removeAll(keepingCapacity: true) }
+                return (commands, closing)
+            }
+            for command in taken { carry(out: command) }
+            if ending, running.isEmpty { break }
+            curl_multi_perform(multi, &stillRunning)
+            collectEnded()
+            curl_multi_poll(multi, nil, 0, 1_000, nil)
+        }
+        curl_multi_cleanup(multi)
+    }
+
+    private func carry(out command: Command) {
+        switch command {
+        case .start(let exchange):
+            guard curl_multi_add_handle(multi, exchange.easy) == CURLM_OK else {
+                exchange.end(with: .failure(URLError(.unknown)))
+                return
+            }
+            running[exchange.easy] = exchange
+        case .stop(let exchange, let reason):
+            // The same exchange, not only the same address: a handle's memory may serve a later one.
+            guard running[exchange.easy] === exchange else { return }
+            running[exchange.easy] = nil
+            // Over HTTP/1.1 the connection closes; over HTTP/2 libcurl 7.88 resets the stream with the connection's
+            // next frames (ending the stream from one of its callbacks sends the reset no sooner).
+            curl_multi_remove_handle(multi, exchange.easy)
+            exchange.end(with: .failure(reason))
+        case .readOn(let exchange):
+            guard running[exchange.easy] === exchange else { return }
+            curl_easy_pause(exchange.easy, CURLPAUSE_CONT)
+        }
+    }
+
+    /// Ends the exchanges libcurl has finished.
+    private func collectEnded() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                let exchange = running.removeValue(forKey: easy)
+            else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(multi, easy)
+            exchange.end(with: exchange.outcome(of: code))
+        }
+    }
+}
+
+/// libcurl's global set-up, which must run once before any handle is made and is not thread-safe itself.
+enum CurlLibrary {
+    private static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    }()
+
+    static func initializeOnce() {
+        _ = initialized
+    }
+
+    /// The libcurl version this process runs, e.g. "7.88.1".
+    static var version: String {
+        guard let info = curl_version_info(CURLVERSION_ELEVENTH), let version = info.pointee.version else { return "" }
+        return String(cString: version)
+    }
+}

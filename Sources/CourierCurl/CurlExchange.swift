@@ -1,0 +1,275 @@
+import CCourierCurl
+import CLibcurl
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request on a ``CurlEngine``: its easy handle and what libcurl's callbacks gather of the answer.
+///
+/// Unchecked: everything but ``pause`` and ``outcomeDelivery`` is touched only by the engine's thread (libcurl calls
+/// the callbacks from `curl_multi_perform` there), or before the exchange is handed to it.
+final class CurlExchange: @unchecked Sendable {
+    let easy: UnsafeMutableRawPointer
+    let engine: CurlEngine
+    let url: URL
+    let isHead: Bool
+    let receiver: (any ResponseBodyReceiver)?
+    let outcomeDelivery: DeliverOnce
+    private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
+    let uploadSize: Int64?
+
+    /// Kept alive while the handle may use them: libcurl does not copy a header list.
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
+    var requestBody: CurlRequestBody?
+    /// Where libcurl writes the words of a failure (`CURLOPT_ERRORBUFFER`).
+    let errorWords = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    // What the callbacks gather.
+    var statusCode = 0
+    var httpVersion = "HTTP/1.1"
+    var fields: [String: String] = [:]
+    /// Whether the final head (not an informational one, nor a redirect libcurl follows) has been taken.
+    var headTaken = false
+    var headerBytes = 0
+    var body: BodyCollector
+    /// What a callback stopped the exchange with; wins over libcurl's code for it.
+    var stopReason: (any Error)?
+
+    private var uploaded: Int64 = 0
+
+    /// Whether the receiver has asked for the next part: shared with whichever thread it asks from.
+    let pause = CurlPause()
+
+    init(
+        easy: UnsafeMutableRawPointer,
+        engine: CurlEngine,
+        url: URL,
+        isHead: Bool,
+        options: TransportOptions,
+        uploadSize: Int64?,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        self.easy = easy
+        self.engine = engine
+        self.url = url
+        self.isHead = isHead
+        receiver = options.responseBodyReceiver
+        uploadProgress = options.uploadProgress
+        self.uploadSize = uploadSize
+        outcomeDelivery = DeliverOnce(completion)
+        body = BodyCollector(limit: options.maximumResponseBodySize)
+        errorWords.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        errorWords.deallocate()
+    }
+
+    /// Hands `result` to the caller unless a cancel or a timeout did first, and releases the handle: called once, on
+    /// the engine's thread, after the handle has left the multi handle (or never joined it).
+    func end(with result: Result<TransportResponse, any Error>) {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        curl_slist_free_all(proxyHeaderList)
+        headerList = nil
+        proxyHeaderList = nil
+        requestBody?.close()
+        requestBody = nil
+        outcomeDelivery.deliver(result)
+    }
+
+    // MARK: Callbacks, on the engine's thread
+
+    /// One line of a head: a status line begins a head (an informational one, a redirect's, the final one), an empty
+    /// line ends it.
+    func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        // After the final head: trailer fields of a chunked body, which no transport hands on.
+        guard !headTaken else { return true }
+        headerBytes += line.count
+        if line.starts(with: Self.httpPrefix) {
+            readStatusLine(line)
+            return true
+        }
+        var end = line.count
+        while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        guard end > 0 else { return headEnded() }
+        guard let colon = line[..<end].firstIndex(of: UInt8(ascii: ":")), colon > 0,
+            line[..<colon].allSatisfy(Self.isTokenByte),
+            !line[(colon + 1)..<end].contains(where: Self.isControlByte)
+        else {
+            // libcurl reads on past a field that breaks HTTP's grammar; NIO and FoundationNetworking refuse it.
+            stopReason = MalformedResponse.error("the answer has a header field that breaks HTTP's grammar", url: url)
+            return false
+        }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[(colon + 1)..<end]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespaces)
+        // As URLSession does: repeated fields joined with commas.
+        fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+        return true
+    }
+
+    private static let httpPrefix = Array("HTTP/".utf8)
+
+    /// A field name's bytes (RFC 9110, section 5.6.2: `tchar`).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
+    /// Bytes a field value may not hold (RFC 9110, section 5.5): controls other than a tab.
+    private static func isControlByte(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f
+    }
+
+    private func readStatusLine(_ line: UnsafeRawBufferPointer) {
+        fields = [:]
+        let words = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 2)
+        httpVersion = words.first.map { $0 == "HTTP/2" ? "HTTP/2.0" : String($0) } ?? "HTTP/1.1"
+        statusCode = words.count > 1 ? Int(words[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 : 0
+    }
+
+    /// The end of a head: the final one goes to the receiver (or sets up the collector); an informational head, or
+    /// a redirect that libcurl follows, is passed over.
+    private func headEnded() -> Bool {
+        if (100..<200).contains(statusCode) { return true }
+        if CurlRedirects.follows(statusCode: statusCode, fields: fields) { return true }
+        headTaken = true
+        do {
+            if let problem = MalformedResponse.framingProblem(
+                contentLength: field("Content-Length"),
+                transferEncoding: field("Transfer-Encoding"),
+                statusCode: statusCode,
+                isHead: isHead
+            ) {
+                throw MalformedResponse.error(problem, url: url)
+            }
+            if let receiver {
+                try receiver.receiveHead(statusCode: statusCode, headerFields: fields)
+            } else {
+                let announced = field("Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+                // A compressed body's announced length is not what is kept: only what arrives counts then.
+                if field("Content-Encoding") == nil { try body.expect(announced: announced, isHead: isHead) }
+            }
+            return true
+        } catch {
+            stopReason = error
+            return false
+        }
+    }
+
+    private func field(_ name: String) -> String? {
+        if let value = fields[name] { return value }
+        return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// A part of the body (after any decompression): to the receiver, which may ask libcurl to wait, or to the
+    /// collector, under its limit.
+    func takeBodyPart(_ part: UnsafeRawBufferPointer) -> Bool {
+        guard let receiver else {
+            do {
+                try body.append(contentsOf: part)
+                return true
+            } catch {
+                stopReason = error
+                return false
+            }
+        }
+        pause.willHandOver()
+        do {
+            try receiver.receive(Data(part)) { [self] in
+                if pause.readMore() { engine.post(.readOn(self)) }
+            }
+        } catch {
+            stopReason = error
+            return false
+        }
+        // Not asked for more yet: libcurl holds the connection until the receiver asks.
+        if pause.pausesNow() { curl_easy_pause(easy, CURLPAUSE_RECV) }
+        return true
+    }
+
+    /// The request body's next bytes, into `buffer`: the count written, 0 at the end.
+    func giveBodyBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let requestBody else { return 0 }
+        do {
+            return try requestBody.read(into: buffer)
+        } catch {
+            stopReason = error
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    var reportsUpload: Bool { uploadProgress != nil }
+
+    func noteUploaded(_ count: Int64) {
+        guard count != uploaded, let uploadProgress else { return }
+        uploaded = count
+        uploadProgress(count, uploadSize)
+    }
+
+    // MARK: The outcome
+
+    /// What the exchange ended with, by libcurl's code.
+    func outcome(of code: CURLcode) -> Result<TransportResponse, any Error> {
+        if let stopReason { return .failure(stopReason) }
+        guard code == CURLE_OK else {
+            return .failure(CurlErrors.error(for: code, of: self))
+        }
+        guard headTaken else { return .failure(URLError(.badServerResponse)) }
+        var effective: UnsafePointer<CChar>?
+        _ = courier_curl_info_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let finalUrl = effective.flatMap { URL(string: String(cString: $0)) } ?? url
+        return .success(
+            TransportResponse(
+                url: finalUrl,
+                statusCode: statusCode,
+                httpVersion: httpVersion,
+                headerFields: fields,
+                body: receiver == nil ? body.body : Data()
+            )
+        )
+    }
+
+    /// libcurl's words for the failure, or "" when it gave none.
+    var failureWords: String {
+        String(cString: errorWords)
+    }
+}
+
+/// Whether the receiver owes libcurl a "read more", and whether the connection waits for it.
+final class CurlPause: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waitingForReader = false
+    private var paused = false
+
+    /// A part is about to be handed over.
+    func willHandOver() {
+        lock.withLock { waitingForReader = true }
+    }
+
+    /// The receiver asked for more: `true` when the connection was paused and must go on.
+    func readMore() -> Bool {
+        lock.withLock {
+            waitingForReader = false
+            defer { paused = false }
+            return paused
+        }
+    }
+
+    /// After the hand-over: `true` when the receiver has not asked for more yet, and the connection waits.
+    func pausesNow() -> Bool {
+        lock.withLock {
+            paused = waitingForReader
+            return paused
+        }
+    }
+}

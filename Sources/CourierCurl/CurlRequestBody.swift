@@ -1,0 +1,44 @@
+import Foundation
+
+/// A request body as libcurl's read callback takes it: bytes in memory, or a file read as it is sent.
+final class CurlRequestBody {
+    private enum Source {
+        case bytes(Data, offset: Int)
+        case file(FileHandle)
+    }
+
+    private var source: Source
+    /// The length announced, or `nil` to send the body chunked.
+    let length: Int64?
+
+    init(_ data: Data) {
+        source = .bytes(data, offset: 0)
+        length = Int64(data.count)
+    }
+
+    init(file: URL) throws {
+        source = .file(try FileHandle(forReadingFrom: file))
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+        length = size.map(Int64.init)
+    }
+
+    /// Copies the next bytes into `buffer`: how many, 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        switch source {
+        case .bytes(let data, let offset):
+            let count = min(buffer.count, data.count - offset)
+            guard count > 0 else { return 0 }
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+            source = .bytes(data, offset: offset + count)
+            return count
+        case .file(let handle):
+            guard let chunk = try handle.read(upToCount: buffer.count), !chunk.isEmpty else { return 0 }
+            chunk.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: chunk.count)
+            return chunk.count
+        }
+    }
+
+    func close() {
+        if case .file(let handle) = source { try? handle.close() }
+    }
+}

@@ -1,0 +1,160 @@
+import CCourierCurl
+import CLibcurl
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An easy handle set up for one request as built: its URL, method, header fields and body, the callbacks that
+/// gather the answer, and its TLS options.
+enum CurlSetup {
+    /// The request's body: its own bytes, its stream read whole, or the body file read as it is sent.
+    static func body(of request: URLRequest, file: URL?) throws -> CurlRequestBody? {
+        if let data = request.httpBody { return CurlRequestBody(data) }
+        if let stream = request.httpBodyStream { return CurlRequestBody(try readAll(stream)) }
+        if let file { return try CurlRequestBody(file: file) }
+        return nil
+    }
+
+    static func configure(_ exchange: CurlExchange, for request: URLRequest, tls: TLSOptions?) throws {
+        let easy = exchange.easy
+        let context = Unmanaged.passUnretained(exchange).toOpaque()
+        var failed = CURLE_OK
+        func set(_ option: CURLoption, _ value: Int) {
+            let code = courier_curl_set_long(easy, option, value)
+            if code != CURLE_OK { failed = code }
+        }
+        func set(_ option: CURLoption, _ value: String?) {
+            let code =
+                value.map { $0.withCString { courier_curl_set_pointer(easy, option, $0) } }
+                ?? courier_curl_set_pointer(easy, option, nil)
+            if code != CURLE_OK { failed = code }
+        }
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_URL, exchange.url.absoluteString)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
+        // Every encoding this libcurl can inflate, asked for and decoded, as URLSession does on Linux.
+        set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        _ = courier_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorWords)
+        _ = courier_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, headerLine)
+        _ = courier_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
+        _ = courier_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, bodyPart)
+        _ = courier_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
+
+        let method = request.httpMethod ?? "GET"
+        let body = exchange.requestBody
+        switch method {
+        case "GET" where body == nil: set(CURLOPT_HTTPGET, 1)
+        case "HEAD" where body == nil: set(CURLOPT_NOBODY, 1)
+        default:
+            if method != "POST" { set(CURLOPT_CUSTOMREQUEST, method) }
+            if let body {
+                set(CURLOPT_POST, 1)
+                _ = courier_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.length ?? -1))
+                _ = courier_curl_set_data_callback(easy, CURLOPT_READFUNCTION, bodyBytes)
+                _ = courier_curl_set_pointer(easy, CURLOPT_READDATA, context)
+            } else if method == "POST" {
+                set(CURLOPT_POST, 1)
+                _ = courier_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+            }
+        }
+        if exchange.uploadSize != nil, exchange.reportsUpload {
+            set(CURLOPT_NOPROGRESS, 0)
+            _ = courier_curl_set_progress_callback(easy, progress)
+            _ = courier_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
+        }
+        let (serverFields, proxyFields) = headerLists(of: request, hasBody: body != nil)
+        exchange.headerList = serverFields
+        exchange.proxyHeaderList = proxyFields
+        _ = courier_curl_set_pointer(easy, CURLOPT_HTTPHEADER, serverFields)
+        // Fields for a proxy go to the proxy alone: libcurl would carry them to every host a redirect leads to.
+        set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE))
+        _ = courier_curl_set_pointer(easy, CURLOPT_PROXYHEADER, proxyFields)
+        if exchange.isSecure {
+            // Many requests starting at once wait for the first connection's ALPN, to share it over HTTP/2.
+            set(CURLOPT_PIPEWAIT, 1)
+        }
+        if let tls { try CurlTLS.apply(tls, to: easy) }
+        if failed != CURLE_OK {
+            throw InvalidRequestError(
+                reason: "libcurl refused the request: \(String(cString: curl_easy_strerror(failed)))"
+            )
+        }
+    }
+
+    /// The request's header fields as libcurl's lists, for the server and for a proxy (`Proxy-Authorization`),
+    /// without the fields libcurl would add of its own accord (`Expect: 100-continue` before a body, a form
+    /// `Content-Type` for a body without one).
+    private static func headerLists(
+        of request: URLRequest,
+        hasBody: Bool
+    ) -> (server: UnsafeMutablePointer<curl_slist>?, proxy: UnsafeMutablePointer<curl_slist>?) {
+        let fields = request.allHTTPHeaderFields ?? [:]
+        var serverLines: [String] = []
+        var proxyLines: [String] = []
+        for (name, value) in fields {
+            let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+            if name.lowercased() == "proxy-authorization" { proxyLines.append(line) } else { serverLines.append(line) }
+        }
+        let names = Set(fields.keys.map { $0.lowercased() })
+        if !names.contains("expect") { serverLines.append("Expect:") }
+        if hasBody, !names.contains("content-type") { serverLines.append("Content-Type:") }
+        return (list(of: serverLines), list(of: proxyLines))
+    }
+
+    private static func list(of lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            list = line.withCString { curl_slist_append(list, $0) }
+        }
+        return list
+    }
+
+    private static func readAll(_ stream: InputStream) throws -> Data {
+        var data = Data()
+        let size = 64 * 1024
+        var buffer = [UInt8](repeating: 0, count: size)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: size)
+            if count < 0 { throw stream.streamError ?? URLError(.cannotOpenFile) }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+        }
+    }
+
+    // MARK: Callbacks
+
+    private static let headerLine: courier_curl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return 0 }
+        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        return exchange.takeHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+    }
+
+    private static let bodyPart: courier_curl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return 0 }
+        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        return exchange.takeBodyPart(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+    }
+
+    private static let bodyBytes: courier_curl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        return exchange.giveBodyBytes(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    }
+
+    private static let progress: courier_curl_progress_callback = { context, _, _, _, uploaded in
+        guard let context else { return 0 }
+        Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue().noteUploaded(Int64(uploaded))
+        return 0
+    }
+}

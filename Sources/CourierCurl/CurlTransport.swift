@@ -1,0 +1,93 @@
+import CCourierCurl
+import CLibcurl
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends Courier requests with libcurl directly: one multi handle on a thread of its own carries every request of
+/// the transport, keeping connections alive and multiplexing requests over HTTP/2 where a server offers it.
+///
+/// It reports failures as every Courier transport does (the list is on `Transport`), reads TLS failures from
+/// OpenSSL's verification result, and lets a slow reader of a download or a stream hold the connection instead of
+/// filling memory. libcurl decompresses gzip, deflate and Brotli answers, follows redirects (at most 16; a redirect
+/// to another host, port or scheme does not carry `Authorization` or `Cookie`), and takes proxies from
+/// `http_proxy`, `https_proxy` and `no_proxy`.
+///
+/// ```swift
+/// let provider = ApiProvider<TodoApi>(transport: CurlTransport())
+/// ```
+public final class CurlTransport: Transport {
+    /// The TLS options of every request whose endpoint gives none, or `nil` for libcurl's defaults (the system's
+    /// trust roots).
+    public let tls: TLSOptions?
+
+    private let engine: CurlEngine?
+
+    /// Creates a transport with its own connections and thread.
+    /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's
+    ///   defaults.
+    public init(tls: TLSOptions? = nil) {
+        self.tls = tls
+        engine = CurlEngine.started()
+    }
+
+    deinit {
+        engine?.close()
+    }
+
+    /// The libcurl this transport runs on, e.g. "7.88.1".
+    public static var libcurlVersion: String { CurlLibrary.version }
+
+    public func send(
+        _ request: URLRequest,
+        options: TransportOptions,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        guard let engine, let url = request.url, let easy = curl_easy_init() else {
+            completion(.failure(URLError(.unknown)))
+            return {}
+        }
+        let body: CurlRequestBody?
+        do {
+            body = try CurlSetup.body(of: request, file: options.bodyFile)
+        } catch {
+            curl_easy_cleanup(easy)
+            completion(.failure(error))
+            return {}
+        }
+        let exchange = CurlExchange(
+            easy: easy,
+            engine: engine,
+            url: url,
+            isHead: request.httpMethod == "HEAD",
+            options: options,
+            uploadSize: body?.length,
+            completion: completion
+        )
+        exchange.requestBody = body
+        do {
+            try CurlSetup.configure(exchange, for: request, tls: options.tls ?? tls)
+        } catch {
+            exchange.end(with: .failure(error))
+            return {}
+        }
+        guard engine.post(.start(exchange)) else {
+            exchange.end(with: .failure(URLError(.cancelled)))
+            return {}
+        }
+        if let timeout = options.timeout {
+            // Weakly: an ended exchange is not held until the timer fires.
+            options.timer.schedule(after: timeout) { [weak exchange] in
+                guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.timedOut))) else { return }
+                engine.post(.stop(exchange, because: URLError(.timedOut)))
+            }
+        }
+        return { [weak exchange] in
+            guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.cancelled))) else { return }
+            engine.post(.stop(exchange, because: URLError(.cancelled)))
+        }
+    }
+}
