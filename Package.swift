@@ -134,6 +134,10 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierCurl",
+                // The raw libcurl baseline.
+                "CCourierCurl",
+                "CLibcurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

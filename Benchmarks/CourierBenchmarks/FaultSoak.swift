@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import CourierTestServer
 import Foundation
 import Logging
@@ -40,16 +41,16 @@ enum FaultSoak {
     }
 
     /// The kinds that are also sent as multipart uploads, which Courier writes to temporary files: an answer and a
-    /// replay after a refreshed token on both transports; over AsyncHTTPClient also cancels, silences, drips, refused
-    /// connections and corrupted gzip bodies.
+    /// replay after a refreshed token on every transport; over AsyncHTTPClient and libcurl also cancels, silences,
+    /// drips, refused connections and corrupted gzip bodies.
     ///
     /// Not those over URLSession yet: with them, a token's replay over URLSession once waited out its 15 s timeout at
     /// 20,000 requests (seed 524903), which was most likely FoundationNetworking's stalled upload (see
-    /// ``stalledByFoundationNetworking(_:uploading:_:on:)``). And on neither transport the close-delimited answer:
+    /// ``stalledByFoundationNetworking(_:uploading:_:on:)``). And on no transport the close-delimited answer:
     /// with an upload, AsyncHTTPClient reports most of them as a lost connection.
     static func uploading(on transport: FaultTable.Transport) -> Set<Kind> {
         let answered: Set<Kind> = [.fault(.none), .fault(.staleToken)]
-        guard transport == .asyncHTTPClient else { return answered }
+        guard transport != .urlSession else { return answered }
         return answered.union([.cancel, .fault(.silence), .fault(.drip), .fault(.refuse), .fault(.corruptGzip)])
     }
 
@@ -65,7 +66,7 @@ enum FaultSoak {
         "courier-soak-upload-\(ProcessInfo.processInfo.processIdentifier).bin"
     )
 
-    /// Runs the soak on both transports; `false` when any check failed.
+    /// Runs the soak on every transport; `false` when any check failed.
     static func run(requests: Int, inFlight: Int, seed: UInt64) async throws -> Bool {
         print("fault soak: \(requests) requests per transport, \(inFlight) in flight, seed \(seed)")
         // Courier writes its temporary files where `TMPDIR` says, and they are counted in a directory of this
@@ -79,7 +80,7 @@ enum FaultSoak {
         setenv("TMPDIR", temporary.path, 1)
         defer { try? FileManager.default.removeItem(at: temporary) }
         #if os(Linux)
-        // At most two malloc arenas, before the many threads of both transports start: glibc gives threads arenas
+        // At most two malloc arenas, before the many threads of the transports start: glibc gives threads arenas
         // of their own (up to 8 per core), keeps what they once held, and resident memory would then show how busy
         // the soak's busiest moment was rather than what it left behind.
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
@@ -97,7 +98,7 @@ enum FaultSoak {
         try Data(repeating: 0x61, count: 4 << 10).write(to: uploadFile)
         defer { try? FileManager.default.removeItem(at: uploadFile) }
         var passed = true
-        for transport in [FaultTable.Transport.urlSession, .asyncHTTPClient] {
+        for transport in [FaultTable.Transport.urlSession, .asyncHTTPClient, .curl] {
             // A first round of the same size, on a provider of its own, loads what a process loads once and keeps
             // (threads, libcurl, NIO's event loops, allocator arenas sized by the busiest moment).
             _ = try await roundOnItsOwnProvider(
@@ -281,10 +282,13 @@ enum FaultSoak {
                 transport == .asyncHTTPClient
                 ? HTTPClient(eventLoopGroupProvider: .singleton, configuration: FaultSoak.soakClientConfiguration())
                 : nil
-            provider = ApiProvider<SoakApi>(
-                plugins: plugins,
-                transport: client.map { AsyncHTTPClientTransport(client: $0) } ?? URLSessionTransport()
-            )
+            let carrier: any Transport =
+                switch transport {
+                case .asyncHTTPClient: AsyncHTTPClientTransport(client: client ?? .shared)
+                case .curl: CurlTransport()
+                case .urlSession: URLSessionTransport()
+                }
+            provider = ApiProvider<SoakApi>(plugins: plugins, transport: carrier)
         }
 
         /// Shuts the AsyncHTTPClient client down; a URLSession transport is invalidated when the rig is let go of.
@@ -442,7 +446,8 @@ enum FaultSoak {
         case .cancel: [.cancelled]
         // The token plugin refreshes and replays: the caller never sees the 401. (Its upload, see below.)
         case .fault(.staleToken):
-            [.value([1, 2, 3])] + (transport == .urlSession && uploading ? [.noResponse(.networkConnectionLost)] : [])
+            [.value([1, 2, 3])]
+                + (transport != .asyncHTTPClient && uploading ? [.noResponse(.networkConnectionLost)] : [])
         // The server answers once it has read the whole upload, and closes the connection. AsyncHTTPClient finishes a
         // request only once the end of its body has been taken as well, and a close that comes before fails it with
         // `HTTPClientError.remoteConnectionClosed`, whole answer or not: a few uploads in a thousand. Without an
@@ -455,11 +460,12 @@ enum FaultSoak {
         // in CI's runs. Never alone: 1,000 `answerBeforeBody` uploads, 64 at a time, caused no reset (`nstat`), and the
         // server does not close these connections itself. Where the close or reset comes from is not known; libcurl
         // sends a `GET` on a connection that turns out dead again on a new one, but not a `POST` whose body failed.
-        case .fault(let fault) where transport == .urlSession && (uploading || fault == .answerBeforeBody):
+        case .fault(let fault) where transport != .asyncHTTPClient && (uploading || fault == .answerBeforeBody):
             FaultTable.accepted(fault, on: transport) + [.noResponse(.networkConnectionLost)]
         case .fault(let fault):
             FaultTable.accepted(fault, on: transport)
-                + (transport == .urlSession && malformed.contains(fault) ? [.noResponse(.networkConnectionLost)] : [])
+                + (transport != .asyncHTTPClient && malformed.contains(fault)
+                    ? [.noResponse(.networkConnectionLost)] : [])
         }
     }
 

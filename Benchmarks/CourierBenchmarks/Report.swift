@@ -277,7 +277,7 @@ extension Report {
         print("| transport | peak before | peak after | growth | seconds | progress reports | met (< 32 MB) |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         var guardHolds = true
-        for transport in ["raw URLSession, no file", "urlSession", "asyncHTTPClient"] {
+        for transport in ["raw URLSession, no file", "urlSession", "asyncHTTPClient", "curl"] {
             let raw = transport.hasPrefix("raw")
             let (output, _) = try Measure.child(
                 ["download-memory", raw ? "urlSession" : transport, String(port), String(bytes)],
@@ -293,7 +293,7 @@ extension Report {
             let whole = last == bytes && (raw || value("monotone") == "true")
             let met = after > 0 && after - before < 32 << 20 && whole
             if !raw {
-                let bound = transport == "asyncHTTPClient" ? 32 << 20 : bytes / 2
+                let bound = transport == "urlSession" ? bytes / 2 : 32 << 20
                 guardHolds = guardHolds && after > 0 && after - before < bound && whole
             }
             print(

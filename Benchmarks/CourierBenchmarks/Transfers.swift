@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import Foundation
 import NIOCore
 
@@ -36,22 +37,31 @@ enum Transfers {
             for try await part in response.body { count += part.readableBytes }
             return count
         case .courierStreamUrlSession, .courierStreamAsyncHttpClient:
-            let provider = self.provider(client == .courierStreamUrlSession, baseUrl: baseUrl)
+            let provider = self.provider(
+                client == .courierStreamUrlSession ? "urlSession" : "asyncHTTPClient",
+                baseUrl: baseUrl
+            )
             var count = 0
             for try await part in try await provider.stream(on: endpoint).get().chunks { count += part.count }
             return count
         case .courierDownloadUrlSession, .courierDownloadAsyncHttpClient:
-            let provider = self.provider(client == .courierDownloadUrlSession, baseUrl: baseUrl)
+            let provider = self.provider(
+                client == .courierDownloadUrlSession ? "urlSession" : "asyncHTTPClient",
+                baseUrl: baseUrl
+            )
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID())")
             defer { try? FileManager.default.removeItem(at: file) }
             return Int(try await provider.download(on: endpoint, to: file).get().byteCount)
         }
     }
 
-    private static func provider(_ overUrlSession: Bool, baseUrl: URL) -> ApiProvider<StreamApi> {
-        overUrlSession
-            ? ApiProvider(baseUrl: baseUrl)
-            : ApiProvider(baseUrl: baseUrl, transport: AsyncHTTPClientTransport())
+    /// A provider over `transport`: "urlSession", "asyncHTTPClient" or "curl".
+    private static func provider(_ transport: String, baseUrl: URL) -> ApiProvider<StreamApi> {
+        switch transport {
+        case "asyncHTTPClient": ApiProvider(baseUrl: baseUrl, transport: AsyncHTTPClientTransport())
+        case "curl": ApiProvider(baseUrl: baseUrl, transport: CurlTransport())
+        default: ApiProvider(baseUrl: baseUrl)
+        }
     }
 
     /// Megabytes per second of each client for a body of `bytes`, taking turns, medians of `runs`.
@@ -72,7 +82,7 @@ enum Transfers {
 
     /// One 1 GB (or `bytes`) download to a file in this process, after a small one to warm up: peak resident memory
     /// before and after, as `before <bytes> after <bytes> seconds <s> progress <reports> <last>`.
-    static func downloadMemory(overUrlSession: Bool, port: Int, bytes: Int) async throws -> String {
+    static func downloadMemory(over transport: String, port: Int, bytes: Int) async throws -> String {
         let baseUrl = URL(string: "http://127.0.0.1:\(port)")!
         if ProcessInfo.processInfo.environment["COURIER_BENCH_RAW"] != nil {
             // The floor: raw URLSession reading the body into nothing.
@@ -84,7 +94,7 @@ enum Transfers {
             let seconds = Measure.seconds(start.duration(to: .now))
             return "before \(before) after \(Measure.procStatus("VmHWM")) seconds \(seconds) progress 0 \(count)"
         }
-        let provider = provider(overUrlSession, baseUrl: baseUrl)
+        let provider = provider(transport, baseUrl: baseUrl)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try await provider.download(on: .stream(bytes: 4 << 20), to: file).get()

@@ -109,6 +109,22 @@ case "versus":
     // change), taking turns in the same run.
     try Versus.report(other: arguments[1], duration: flightDuration)
 
+case "curl":
+    // curl: Courier over libcurl beside Courier over URLSession and over AsyncHTTPClient, raw libcurl, and the
+    // decoding alone.
+    try CurlBench.report(duration: flightDuration)
+
+case "curl-flight":
+    // curl-flight <client number, 0-4> <port> <in flight>: one client of the libcurl table alone.
+    let clients = CurlBench.Client.allCases
+    let client = clients[min(max(Int(arguments[1]) ?? 0, 0), clients.count - 1)]
+    let operation = CurlBench.request(client, port: Int(arguments[2]) ?? 0)
+    let flight = await Measure.throughput(concurrency: Int(arguments[3]) ?? 16, duration: flightDuration, operation)
+    print(
+        "\(client.rawValue): \(Report.rate(flight.rate)), "
+            + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
+    )
+
 case "openapi":
     // openapi: a generated client's call over Courier beside OpenAPI's own transports, and a streamed download.
     try GeneratedClientsReport.run(duration: flightDuration)
@@ -166,11 +182,11 @@ case "transfer":
     print("\(client.rawValue): \(String(format: "%.0f", megabytes / Measure.seconds(start.duration(to: .now)))) MB/s")
 
 case "download-memory":
-    // download-memory <urlSession|asyncHTTPClient> <port> [bytes]: one download to a file in this process.
+    // download-memory <urlSession|asyncHTTPClient|curl> <port> [bytes]: one download to a file in this process.
     let bytes = arguments.count > 3 ? Int(arguments[3]) ?? (1 << 30) : 1 << 30
     print(
         try await Transfers.downloadMemory(
-            overUrlSession: arguments[1] == "urlSession",
+            over: arguments[1],
             port: Int(arguments[2]) ?? 0,
             bytes: bytes
         )
@@ -178,8 +194,8 @@ case "download-memory":
 
 case "download-check":
     // download-check [bytes]: fails unless a download of `bytes` (1 GB by default) to a file arrives whole with
-    // progress rising to the size, growing peak memory by less than 32 MB over AsyncHTTPClient and by less than
-    // half the size over URLSession; run by .ci/run.
+    // progress rising to the size, growing peak memory by less than 32 MB over AsyncHTTPClient and libcurl and by
+    // less than half the size over URLSession; run by .ci/run.
     let (server, port) = try Measure.startServer()
     let bytes = arguments.count > 1 ? Int(arguments[1]) ?? (1 << 30) : 1 << 30
     let holds = try Report.downloadMemory(port: port, bytes: bytes)

@@ -23,8 +23,14 @@ final class CurlEngine: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var commands: [Command] = []
-    /// Guarded by `lock`: no more commands; the thread ends once what runs has ended.
+    /// Guarded by `lock`: no more starts; the thread ends once what runs has ended.
     private var closing = false
+    /// Guarded by `lock`: the thread has ended and freed the multi handle.
+    private var ended = false
+    /// Guarded by `lock`: easy handles of ended exchanges, reset, for the next ones (making one allocates and sets
+    /// up several kilobytes).
+    private var spareHandles: [UnsafeMutableRawPointer] = []
+    private static let mostSpareHandles = 64
 
     private init(multi: UnsafeMutableRawPointer) {
         self.multi = multi
@@ -44,22 +50,42 @@ final class CurlEngine: @unchecked Sendable {
         return engine
     }
 
-    /// Hands `command` to the engine's thread; `false` once the engine is closing (a start is then refused).
-    @discardableResult
-    func post(_ command: Command) -> Bool {
-        let accepted = lock.withLock {
-            if closing, case .start = command { return false }
-            commands.append(command)
+    /// An easy handle for a new exchange: a spare one, or a new one; `nil` when libcurl cannot make one.
+    func easyHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock { spareHandles.popLast() } ?? curl_easy_init()
+    }
+
+    /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
+    func recycle(_ easy: UnsafeMutableRawPointer) {
+        curl_easy_reset(easy)
+        let kept = lock.withLock {
+            guard !ended, spareHandles.count < Self.mostSpareHandles else { return false }
+            spareHandles.append(easy)
             return true
         }
-        if accepted { curl_multi_wakeup(multi) }
-        return accepted
+        if !kept { curl_easy_cleanup(easy) }
+    }
+
+    /// Hands `command` to the engine's thread; `false` once the engine is closing (a start is then refused) or has
+    /// ended.
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        lock.withLock {
+            guard !ended else { return false }
+            if closing, case .start = command { return false }
+            commands.append(command)
+            // Under the lock: the thread frees the multi handle under it too, once it has ended.
+            curl_multi_wakeup(multi)
+            return true
+        }
     }
 
     /// Ends the engine once the exchanges it runs have ended: its transport is gone.
     func close() {
-        lock.withLock { closing = true }
-        curl_multi_wakeup(multi)
+        lock.withLock {
+            closing = true
+            if !ended { curl_multi_wakeup(multi) }
+        }
     }
 
     private func run() {
@@ -70,12 +96,22 @@ final class CurlEngine: @unchecked Sendable {
                 return (commands, closing)
             }
             for command in taken { carry(out: command) }
-            if ending, running.isEmpty { break }
+            if ending, running.isEmpty {
+                // What is still posted can only be stops and read-ons of exchanges that have ended: starts are refused
+                // once closing.
+                let spares = lock.withLock {
+                    ended = true
+                    curl_multi_cleanup(multi)
+                    defer { spareHandles = [] }
+                    return spareHandles
+                }
+                for easy in spares { curl_easy_cleanup(easy) }
+                return
+            }
             curl_multi_perform(multi, &stillRunning)
             collectEnded()
             curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
-        curl_multi_cleanup(multi)
     }
 
     private func carry(out command: Command) {

@@ -1,3 +1,5 @@
+import Courier
+
 /// Which answers libcurl follows by itself (`CURLOPT_FOLLOWLOCATION`): their heads are not the request's answer.
 enum CurlRedirects {
     /// The most redirects followed, as URLSession allows.
@@ -5,6 +7,6 @@ enum CurlRedirects {
 
     static func follows(statusCode: Int, fields: [String: String]) -> Bool {
         guard (300..<400).contains(statusCode), statusCode != 304 else { return false }
-        return fields.keys.contains { $0.lowercased() == "location" }
+        return HeaderFields.field("Location", in: fields) != nil
     }
 }

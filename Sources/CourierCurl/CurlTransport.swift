@@ -41,12 +41,14 @@ public final class CurlTransport: Transport {
     /// The libcurl this transport runs on, e.g. "7.88.1".
     public static var libcurlVersion: String { CurlLibrary.version }
 
+    /// Hands `request` to the transport's thread; `completion` runs once, on that thread, a timer's queue or the
+    /// cancelling thread. Nothing here needs Swift concurrency's threads.
     public func send(
         _ request: URLRequest,
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
-        guard let engine, let url = request.url, let easy = curl_easy_init() else {
+        guard let engine, let url = request.url, let easy = engine.easyHandle() else {
             completion(.failure(URLError(.unknown)))
             return {}
         }
@@ -54,7 +56,7 @@ public final class CurlTransport: Transport {
         do {
             body = try CurlSetup.body(of: request, file: options.bodyFile)
         } catch {
-            curl_easy_cleanup(easy)
+            engine.recycle(easy)
             completion(.failure(error))
             return {}
         }

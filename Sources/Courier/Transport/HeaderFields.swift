@@ -1,7 +1,7 @@
 /// Reading header fields as transports hand them over, a repeated field's values joined with commas.
-enum HeaderFields {
+package enum HeaderFields {
     /// The body's announced length, or `nil` when none is announced or it says nothing of what arrives.
-    static func contentLength(in fields: [String: String]) -> Int64? {
+    package static func contentLength(in fields: [String: String]) -> Int64? {
         // A compressed body arrives decompressed: its announced length says nothing about what is received.
         let encoding = field("Content-Encoding", in: fields)?.lowercased()
         guard encoding == nil || encoding == "identity" else { return nil }
@@ -11,14 +11,14 @@ enum HeaderFields {
     }
 
     /// The value of the field `name`, whatever the case of its name.
-    static func field(_ name: String, in fields: [String: String]) -> String? {
+    package static func field(_ name: String, in fields: [String: String]) -> String? {
         if let value = fields[name] { return value }
         // Byte by byte: Foundation's `caseInsensitiveCompare` cost more than the rest of reading a stream's head.
         return fields.first { sameName($0.key, name) }?.value
     }
 
     /// Whether two field names are the same but for the case of their ASCII letters.
-    static func sameName(_ one: String, _ other: String) -> Bool {
+    package static func sameName(_ one: String, _ other: String) -> Bool {
         one.utf8.count == other.utf8.count && one.utf8.elementsEqual(other.utf8) { lowercased($0) == lowercased($1) }
     }
 

@@ -64,13 +64,14 @@ import Testing
         var documented: [String: [String]] = [:]
         for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 3 else { continue }
-            documented[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = Array(cells[1...2])
+            guard cells.count >= 4 else { continue }
+            documented[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = Array(cells[1...3])
         }
         for fault in Fault.allCases {
             let row = try #require(documented[fault.rawValue], "\(Self.article) has no row for \(fault)")
             #expect(row[0] == FaultTable.cell(fault, on: .urlSession), "\(fault) over URLSession")
             #expect(row[1] == FaultTable.cell(fault, on: .asyncHTTPClient), "\(fault) over AsyncHTTPClient")
+            #expect(row[2] == FaultTable.cell(fault, on: .curl), "\(fault) over libcurl")
         }
     }
 

@@ -1,0 +1,85 @@
+import CCourierCurl
+import CLibcurl
+import Foundation
+
+/// The baseline of the libcurl table: libcurl's multi interface driven the way `CurlTransport` drives it (one multi
+/// handle on a thread of its own, easy handles kept and reset, a continuation per request), with nothing else: no
+/// request building, header parsing, pipeline or limits.
+final class RawCurl: @unchecked Sendable {
+    private final class Transfer {
+        let easy: UnsafeMutableRawPointer
+        var body = Data()
+        var continuation: CheckedContinuation<Data?, Never>?
+
+        init(easy: UnsafeMutableRawPointer) {
+            self.easy = easy
+        }
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var queued: [Transfer] = []
+    private var spare: [UnsafeMutableRawPointer] = []
+    /// The engine thread's own.
+    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    init?() {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+        guard let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        let thread = Thread { [self] in run() }
+        thread.start()
+    }
+
+    /// One GET of `url`: the body, or `nil` when it failed.
+    func get(_ url: String) async -> Data? {
+        await withCheckedContinuation { continuation in
+            let easy = lock.withLock { spare.popLast() } ?? curl_easy_init()
+            guard let easy else { return continuation.resume(returning: nil) }
+            let transfer = Transfer(easy: easy)
+            transfer.continuation = continuation
+            _ = url.withCString { courier_curl_set_pointer(easy, CURLOPT_URL, $0) }
+            _ = courier_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+            _ = courier_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, Self.write)
+            _ = courier_curl_set_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer).toOpaque())
+            lock.withLock {
+                queued.append(transfer)
+                curl_multi_wakeup(multi)
+            }
+        }
+    }
+
+    private static let write: courier_curl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        transfer.body.append(UnsafeRawBufferPointer(start: buffer, count: size * count).bindMemory(to: UInt8.self))
+        return size * count
+    }
+
+    private func run() {
+        var stillRunning: Int32 = 0
+        while true {
+            for transfer in lock.withLock({ () -> [Transfer] in
+                defer { queued = [] }
+                return queued
+            }) {
+                running[transfer.easy] = transfer
+                curl_multi_add_handle(multi, transfer.easy)
+            }
+            curl_multi_perform(multi, &stillRunning)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = running.removeValue(forKey: easy)
+                else { continue }
+                let succeeded = message.pointee.data.result == CURLE_OK
+                curl_multi_remove_handle(multi, easy)
+                curl_easy_reset(easy)
+                lock.withLock { spare.append(easy) }
+                transfer.continuation?.resume(returning: succeeded ? transfer.body : nil)
+            }
+            curl_multi_poll(multi, nil, 0, 1_000, nil)
+        }
+    }
+}
