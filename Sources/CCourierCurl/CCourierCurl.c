@@ -20,6 +20,10 @@ CURLcode courier_curl_set_progress_callback(CURL *handle, courier_curl_progress_
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+CURLcode courier_curl_set_seek_callback(CURL *handle, curl_seek_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}
+
 CURLcode courier_curl_set_blob(CURL *handle, CURLoption option, const void *bytes, size_t length) {
     struct curl_blob blob = {(void *)bytes, length, CURL_BLOB_COPY};
     return curl_easy_setopt(handle, option, &blob);

@@ -132,7 +132,13 @@ final class CurlEngine: @unchecked Sendable {
             exchange.end(with: .failure(reason))
         case .readOn(let exchange):
             guard running[exchange.easy] === exchange else { return }
-            curl_easy_pause(exchange.easy, CURLPAUSE_CONT)
+            // Going on hands libcurl's held-back bytes to the receiver at once; one that throws then ends the
+            // exchange here, since libcurl only reports it.
+            let code = curl_easy_pause(exchange.easy, CURLPAUSE_CONT)
+            guard code != CURLE_OK || exchange.stopReason != nil else { return }
+            running[exchange.easy] = nil
+            curl_multi_remove_handle(multi, exchange.easy)
+            exchange.end(with: .failure(exchange.stopReason ?? CurlErrors.error(for: code, of: exchange)))
         }
     }
 

@@ -32,6 +32,8 @@ final class CurlExchange: @unchecked Sendable {
     var statusCode = 0
     var httpVersion = "HTTP/1.1"
     var fields: [String: String] = [:]
+    /// Whether libcurl follows this request's redirects (see `CurlSetup`).
+    var followsRedirects = true
     /// Whether the final head (not an informational one, nor a redirect libcurl follows) has been taken.
     var headTaken = false
     var headerBytes = 0
@@ -87,6 +89,8 @@ final class CurlExchange: @unchecked Sendable {
     /// One line of a head: a status line begins a head (an informational one, a redirect's, the final one), an empty
     /// line ends it.
     func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        // Stopped already: nothing more is read.
+        if stopReason != nil { return false }
         // After the final head: trailer fields of a chunked body, which no transport hands on.
         guard !headTaken else { return true }
         headerBytes += line.count
@@ -158,7 +162,7 @@ final class CurlExchange: @unchecked Sendable {
     /// a redirect that libcurl follows, is passed over.
     private func headEnded() -> Bool {
         if (100..<200).contains(statusCode) { return true }
-        if CurlRedirects.follows(statusCode: statusCode, fields: fields) { return true }
+        if followsRedirects, CurlRedirects.follows(statusCode: statusCode, fields: fields) { return true }
         headTaken = true
         do {
             if let problem = MalformedResponse.framingProblem(
@@ -187,28 +191,33 @@ final class CurlExchange: @unchecked Sendable {
 
     /// A part of the body (after any decompression): to the receiver, which may ask libcurl to wait, or to the
     /// collector, under its limit.
-    func takeBodyPart(_ part: UnsafeRawBufferPointer) -> Bool {
+    func takeBodyPart(_ part: UnsafeRawBufferPointer) -> Int {
+        if stopReason != nil { return 0 }
         guard let receiver else {
             do {
                 try body.append(contentsOf: part)
-                return true
+                return part.count
             } catch {
                 stopReason = error
-                return false
+                return 0
             }
         }
+        // The receiver has not asked for more since the last part (libcurl hands on what it held back, or what one
+        // read inflated to, in several writes): libcurl keeps these bytes until it does.
+        if pause.isWaiting { return Int(CURL_WRITEFUNC_PAUSE) }
         pause.willHandOver()
         do {
-            try receiver.receive(Data(part)) { [self] in
-                if pause.readMore() { engine.post(.readOn(self)) }
+            try receiver.receive(Data(part)) { [weak self] in
+                guard let self, pause.readMore() else { return }
+                engine.post(.readOn(self))
             }
         } catch {
             stopReason = error
-            return false
+            return 0
         }
         // Not asked for more yet: libcurl holds the connection until the receiver asks.
         if pause.pausesNow() { curl_easy_pause(easy, CURLPAUSE_RECV) }
-        return true
+        return part.count
     }
 
     /// The request body's next bytes, into `buffer`: the count written, 0 at the end.
@@ -223,6 +232,16 @@ final class CurlExchange: @unchecked Sendable {
     }
 
     var reportsUpload: Bool { uploadProgress != nil }
+
+    /// The request body from `offset` again: `false` when it cannot be (libcurl then fails the sending).
+    func restartBody(at offset: Int64) -> Bool {
+        do {
+            try requestBody?.seek(to: offset)
+            return requestBody != nil
+        } catch {
+            return false
+        }
+    }
 
     func noteUploaded(_ count: Int64) {
         guard count != uploaded, let uploadProgress else { return }
@@ -278,6 +297,9 @@ final class CurlPause: @unchecked Sendable {
             return paused
         }
     }
+
+    /// Whether a part was handed over and the receiver has not asked for more since.
+    var isWaiting: Bool { lock.withLock { waitingForReader } }
 
     /// After the hand-over: `true` when the receiver has not asked for more yet, and the connection waits.
     func pausesNow() -> Bool {

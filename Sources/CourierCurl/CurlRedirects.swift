@@ -7,6 +7,8 @@ enum CurlRedirects {
 
     static func follows(statusCode: Int, fields: [String: String]) -> Bool {
         guard (300..<400).contains(statusCode), statusCode != 304 else { return false }
-        return HeaderFields.field("Location", in: fields) != nil
+        // libcurl passes over an empty `Location`: the 3xx is then the answer.
+        guard let location = HeaderFields.field("Location", in: fields) else { return false }
+        return !location.allSatisfy { $0 == " " || $0 == "\t" }
     }
 }

@@ -38,6 +38,18 @@ final class CurlRequestBody {
         }
     }
 
+    /// Starts the body again from `offset`: libcurl sends it anew to follow a 307 or 308, or on a new connection
+    /// when a kept-alive one turned out closed.
+    func seek(to offset: Int64) throws {
+        switch source {
+        case .bytes(let data, _):
+            guard offset >= 0, offset <= Int64(data.count) else { throw URLError(.cannotDecodeRawData) }
+            source = .bytes(data, offset: Int(offset))
+        case .file(let handle):
+            try handle.seek(toOffset: UInt64(max(offset, 0)))
+        }
+    }
+
     func close() {
         if case .file(let handle) = source { try? handle.close() }
     }

@@ -36,7 +36,11 @@ enum CurlSetup {
         set(CURLOPT_URL, exchange.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        set(CURLOPT_FOLLOWLOCATION, 1)
+        // libcurl 7.88 sends a method it was given by name (PUT, PATCH, DELETE) on after a redirect, even a 303, which
+        // asks for a GET: a request with such a method is not redirected here, and its 3xx is its answer.
+        let method = request.httpMethod ?? "GET"
+        exchange.followsRedirects = ["GET", "HEAD", "POST"].contains(method)
+        set(CURLOPT_FOLLOWLOCATION, exchange.followsRedirects ? 1 : 0)
         set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
         // Every encoding this libcurl can inflate, asked for and decoded, as URLSession does on Linux.
         set(CURLOPT_ACCEPT_ENCODING, "")
@@ -47,7 +51,6 @@ enum CurlSetup {
         _ = courier_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, bodyPart)
         _ = courier_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
 
-        let method = request.httpMethod ?? "GET"
         let body = exchange.requestBody
         switch method {
         case "GET" where body == nil: set(CURLOPT_HTTPGET, 1)
@@ -59,6 +62,9 @@ enum CurlSetup {
                 _ = courier_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.length ?? -1))
                 _ = courier_curl_set_data_callback(easy, CURLOPT_READFUNCTION, bodyBytes)
                 _ = courier_curl_set_pointer(easy, CURLOPT_READDATA, context)
+                // A body sent again (a 307 or 308, a kept-alive connection found closed) starts over.
+                _ = courier_curl_set_seek_callback(easy, bodySeek)
+                _ = courier_curl_set_pointer(easy, CURLOPT_SEEKDATA, context)
             } else if method == "POST" {
                 set(CURLOPT_POST, 1)
                 _ = courier_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
@@ -143,13 +149,19 @@ enum CurlSetup {
         guard let buffer, let context else { return 0 }
         let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
-        return exchange.takeBodyPart(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+        return exchange.takeBodyPart(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
     private static let bodyBytes: courier_curl_data_callback = { buffer, size, count, context in
         guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
         let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
         return exchange.giveBodyBytes(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    }
+
+    private static let bodySeek: curl_seek_callback = { context, offset, origin in
+        guard let context, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        return exchange.restartBody(at: Int64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_CANTSEEK
     }
 
     private static let progress: courier_curl_progress_callback = { context, _, _, _, uploaded in

@@ -12,9 +12,10 @@ import FoundationNetworking
 ///
 /// It reports failures as every Courier transport does (the list is on `Transport`), reads TLS failures from
 /// OpenSSL's verification result, and lets a slow reader of a download or a stream hold the connection instead of
-/// filling memory. libcurl decompresses gzip, deflate and Brotli answers, follows redirects (at most 16; a redirect
-/// to another host, port or scheme does not carry `Authorization` or `Cookie`), and takes proxies from
-/// `http_proxy`, `https_proxy` and `no_proxy`.
+/// filling memory. libcurl decompresses gzip, deflate and Brotli answers, follows the redirects of `GET`, `HEAD` and
+/// `POST` requests (at most 16; one to another host, port or scheme does not carry `Authorization` or `Cookie`),
+/// and takes proxies from `http_proxy`, `https_proxy` and `no_proxy`. A request with another method gets its 3xx
+/// as the answer: libcurl 7.88 would send that method on, even after a 303.
 ///
 /// ```swift
 /// let provider = ApiProvider<TodoApi>(transport: CurlTransport())

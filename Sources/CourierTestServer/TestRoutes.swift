@@ -47,10 +47,13 @@ enum TestRoutes {
             response.headers[.wwwAuthenticate] = "Basic realm=\"courier\""
             return response
         }
-        router.get("/redirect") { request, _ in
-            let target = request.uri.queryParameters["to"].map(String.init) ?? "/echo"
-            let code = Int(request.uri.queryParameters["status"] ?? "") ?? 302
-            return Response(status: .init(code: code), headers: [.location: target])
+        // Any method: a 307 or 308 keeps it and its body, a 303 turns it into a GET.
+        for method in [HTTPRequest.Method.get, .post, .put, .delete] {
+            router.on("/redirect", method: method) { request, _ in
+                let target = request.uri.queryParameters["to"].map(String.init) ?? "/echo"
+                let code = Int(request.uri.queryParameters["status"] ?? "") ?? 302
+                return Response(status: .init(code: code), headers: [.location: target])
+            }
         }
         router.get("/set-cookie") { request, _ in
             var response = json(["set": .string(request.uri.query ?? "")])

@@ -14,6 +14,7 @@ CURLcode courier_curl_set_offset(CURL *handle, CURLoption option, curl_off_t val
 CURLcode courier_curl_set_pointer(CURL *handle, CURLoption option, const void *value);
 CURLcode courier_curl_set_data_callback(CURL *handle, CURLoption option, courier_curl_data_callback callback);
 CURLcode courier_curl_set_progress_callback(CURL *handle, courier_curl_progress_callback callback);
+CURLcode courier_curl_set_seek_callback(CURL *handle, curl_seek_callback callback);
 /// Copies `length` bytes at `bytes` into the handle (`CURL_BLOB_COPY`): certificates and keys.
 CURLcode courier_curl_set_blob(CURL *handle, CURLoption option, const void *bytes, size_t length);
 
