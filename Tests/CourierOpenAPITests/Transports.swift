@@ -27,6 +27,9 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             // A refused connection fails at once, instead of being tried again until the connect timeout.
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool.retryConnectionEstablishment = false
+            // The connect timeout also bounds the wait for a free connection of the pool: 20 calls at once waited
+            // past the default 10 s under ThreadSanitizer in the parallel suite (`getConnectionFromPoolTimeout`).
+            configuration.timeout.connect = .seconds(60)
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             do {
                 let provider = ApiProvider(
