@@ -56,23 +56,13 @@ enum CurlBench {
         )
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for concurrency in [1, 16, 64] {
-            var byPass: [[Int: Versus.Figure]] = []
-            for pass in 0..<passes {
-                var order = Array(clients.indices)
-                if !pass.isMultiple(of: 2) { order.reverse() }
-                var figures: [Int: Versus.Figure] = [:]
-                for index in order {
-                    figures[index] = try Versus.flight(
-                        CommandLine.arguments[0],
-                        mode: "curl-flight",
-                        client: index,
-                        port: port,
-                        concurrency: concurrency,
-                        duration: duration
-                    )
-                }
-                byPass.append(figures)
-            }
+            let byPass = try Versus.takingTurns(
+                mode: "curl-flight",
+                clients: clients.count,
+                port: port,
+                concurrency: concurrency,
+                duration: duration
+            )
             func median(_ value: ([Int: Versus.Figure]) -> Double) -> Double { Report.median(byPass.map(value)) }
             let curl = clients.firstIndex(of: .courierCurl) ?? 0
             let raw = clients.firstIndex(of: .rawCurl) ?? 0

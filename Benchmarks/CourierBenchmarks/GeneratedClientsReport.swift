@@ -14,23 +14,13 @@ enum GeneratedClientsReport {
         )
         print("| --- | --- | --- | --- | --- | --- |")
         for concurrency in [1, 16, 64] {
-            var byPass: [[Int: Versus.Figure]] = []
-            for pass in 0..<passes {
-                var order = Array(transports.indices)
-                if !pass.isMultiple(of: 2) { order.reverse() }
-                var figures: [Int: Versus.Figure] = [:]
-                for index in order {
-                    figures[index] = try Versus.flight(
-                        CommandLine.arguments[0],
-                        mode: "openapi-flight",
-                        client: index,
-                        port: port,
-                        concurrency: concurrency,
-                        duration: duration
-                    )
-                }
-                byPass.append(figures)
-            }
+            let byPass = try Versus.takingTurns(
+                mode: "openapi-flight",
+                clients: transports.count,
+                port: port,
+                concurrency: concurrency,
+                duration: duration
+            )
             func median(_ value: ([Int: Versus.Figure]) -> Double) -> Double { Report.median(byPass.map(value)) }
             for (index, transport) in transports.enumerated() {
                 // Courier's rows are set against OpenAPI's transport for the same HTTP client, the row before.

@@ -131,6 +131,35 @@ enum Versus {
 
     /// One client of one build for `duration`, in a process of its own: the mode `mode` (`flight`, or another that
     /// prints the same line) of `executable`.
+    /// Every client of a table (0 up to `count`) alone in a child process of this executable's `mode`, taking
+    /// turns, for ``passes`` passes, the order reversed every other pass: each pass's figures by client number.
+    static func takingTurns(
+        mode: String,
+        clients count: Int,
+        port: Int,
+        concurrency: Int,
+        duration: Duration
+    ) throws -> [[Int: Figure]] {
+        var byPass: [[Int: Figure]] = []
+        for pass in 0..<passes {
+            var order = Array(0..<count)
+            if !pass.isMultiple(of: 2) { order.reverse() }
+            var figures: [Int: Figure] = [:]
+            for index in order {
+                figures[index] = try flight(
+                    CommandLine.arguments[0],
+                    mode: mode,
+                    client: index,
+                    port: port,
+                    concurrency: concurrency,
+                    duration: duration
+                )
+            }
+            byPass.append(figures)
+        }
+        return byPass
+    }
+
     static func flight(
         _ executable: String,
         mode: String = "flight",
