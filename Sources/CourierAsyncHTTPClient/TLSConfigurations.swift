@@ -27,6 +27,13 @@ final class TLSConfigurations: Sendable {
     }
 
     private static func make(_ options: TLSOptions) throws(InvalidRequestError) -> TLSConfiguration {
+        guard options.pinnedPublicKeys.isEmpty else {
+            // AsyncHTTPClient offers no verification callback to compare the server's key in.
+            throw InvalidRequestError(
+                reason: "AsyncHTTPClientTransport cannot check pinned public keys; send this request with "
+                    + "CurlTransport (product CourierCurl), which does, or trust only the server's authority"
+            )
+        }
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch options.trustRoots {
         case .system:

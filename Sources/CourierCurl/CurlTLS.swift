@@ -3,7 +3,9 @@ import CLibcurl
 import Courier
 import Foundation
 
-/// `TLSOptions` as libcurl's options: trust roots and the client identity as in-memory blobs, the oldest version.
+/// `TLSOptions` as libcurl's options: trust roots and the client identity as in-memory blobs, the oldest version,
+/// pinned keys. libcurl keeps a connection for a request with the same options alone (its pinned keys and blobs are
+/// among what it compares), so a pin is never skipped on a connection opened without it.
 enum CurlTLS {
     static func apply(_ tls: TLSOptions, to easy: UnsafeMutableRawPointer) throws {
         let version = tls.minimumVersion == .tls13 ? CURL_SSLVERSION_TLSv1_3 : CURL_SSLVERSION_TLSv1_2
@@ -24,6 +26,17 @@ enum CurlTLS {
             try setBlob(Data(identity.privateKeyPem.utf8), CURLOPT_SSLKEY_BLOB, on: easy)
             _ = "PEM".withCString { courier_curl_set_pointer(easy, CURLOPT_SSLCERTTYPE, $0) }
             _ = "PEM".withCString { courier_curl_set_pointer(easy, CURLOPT_SSLKEYTYPE, $0) }
+        }
+        if !tls.pinnedPublicKeys.isEmpty {
+            let pins = try tls.pinnedPublicKeys.map { try $0.checked() }
+            let code = pins.sorted().joined(separator: ";").withCString {
+                courier_curl_set_pointer(easy, CURLOPT_PINNEDPUBLICKEY, $0)
+            }
+            guard code == CURLE_OK else {
+                throw InvalidRequestError(
+                    reason: "libcurl cannot pin public keys: \(String(cString: curl_easy_strerror(code)))"
+                )
+            }
         }
     }
 

@@ -10,8 +10,8 @@ import FoundationNetworking
 /// Sends Courier requests with libcurl directly: one multi handle on a thread of its own carries every request of
 /// the transport, keeping connections alive and multiplexing requests over HTTP/2 where a server offers it.
 ///
-/// It reports failures as every Courier transport does (the list is on `Transport`), reads TLS failures from
-/// OpenSSL's verification result, and lets a slow reader of a download or a stream hold the connection instead of
+/// It reports failures as every Courier transport does (the list is on `Transport`), applies all of `TLSOptions`
+/// (pinned public keys included), reads TLS failures from OpenSSL's verification result, and lets a slow reader of a download or a stream hold the connection instead of
 /// filling memory. libcurl decompresses gzip, deflate and Brotli answers, follows the redirects of `GET`, `HEAD` and
 /// `POST` requests (at most 16; one to another host, port or scheme does not carry `Authorization` or `Cookie`),
 /// and takes proxies from `http_proxy`, `https_proxy` and `no_proxy`. A request with another method gets its 3xx

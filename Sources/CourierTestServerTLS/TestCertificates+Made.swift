@@ -6,115 +6,119 @@ extension TestCertificates {
     public static let shared = TestCertificates(
         authority: """
         -----BEGIN CERTIFICATE-----
-        MIIBXTCCAQSgAwIBAgIUXQyDbbUpjgr5At1L3zGY+0B4l2YwCgYIKoZIzj0EAwIw
+        MIIBXzCCAQSgAwIBAgIUbxzgGCXr0LQb5yOWLX1YNs6XiOQwCgYIKoZIzj0EAwIw
         GjEYMBYGA1UEAwwPQ291cmllciBUZXN0IENBMCAXDTE5MDYwMTAwMDAwMFoYDzIx
         MTkwNjAxMDAwMDAwWjAaMRgwFgYDVQQDDA9Db3VyaWVyIFRlc3QgQ0EwWTATBgcq
-        hkjOPQIBBggqhkjOPQMBBwNCAAQoLzZ/JknaWCLgpT7RCnna3aQDQtyO9FAG8nht
-        i8dWJfs1kNn5KP4T1AosKS0nSoOJweQsU3R8pVgeJ+nOdZx7oyYwJDASBgNVHRMB
-        Af8ECDAGAQH/AgEAMA4GA1UdDwEB/wQEAwIBBjAKBggqhkjOPQQDAgNHADBEAiBN
-        ui+kIzMjCUxQ+SSKdgAIr9uYbud0+VPFMfb5W2V7KwIgWE97jFoYgzhqxDLJUVE9
-        nr74YkZOiCcH8Jc/cu70o6w=
+        hkjOPQIBBggqhkjOPQMBBwNCAARaUAfCooLw6YRPaypkY3TTHZsSuuWYYYOeS35G
+        E3RTs/eed4zMK4+ZsY2GYaQtyKS458YzeP4Y5mqoic2JxwIHoyYwJDASBgNVHRMB
+        Af8ECDAGAQH/AgEAMA4GA1UdDwEB/wQEAwIBBjAKBggqhkjOPQQDAgNJADBGAiEA
+        n1esYJu/eUhiot+QQsgZRu5hGJNMZsXuqCX+dnYWl98CIQCSp3GK34PqAqjDlJOu
+        ykIPDwylhKm3b/7pW58gpNiMeA==
         -----END CERTIFICATE-----
         """,
         trusted: TestIdentity(
             certificate: """
             -----BEGIN CERTIFICATE-----
-            MIIBgjCCASmgAwIBAgIUYRcnwpS+SWFJG40TRl+N4kZHOw0wCgYIKoZIzj0EAwIw
+            MIIBgzCCASmgAwIBAgIUG0M7Z8HK7ECGYA96hD3lNbjTSgIwCgYIKoZIzj0EAwIw
             GjEYMBYGA1UEAwwPQ291cmllciBUZXN0IENBMCAXDTE5MDYwMTAwMDAwMFoYDzIx
             MTkwNjAxMDAwMDAwWjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIB
-            BggqhkjOPQMBBwNCAAR/TPFrnajcoWCdqIEr4WJRXgutqALWOAkUS916QHuJxcr7
-            51QF2ArxkLQuAAdMl54m5eUxI6ub87W7XJIp7UHro1EwTzAMBgNVHRMBAf8EAjAA
+            BggqhkjOPQMBBwNCAATU/3nRKxTh6E1J06+EjEn7PQjlAs4svBkWS8OBkLui2mr1
+            1LOHAny0Wg9RyuQ7gGaYOk6XQOhuE0umM1jJO7TMo1EwTzAMBgNVHRMBAf8EAjAA
             MA4GA1UdDwEB/wQEAwIHgDATBgNVHSUEDDAKBggrBgEFBQcDATAaBgNVHREEEzAR
-            gglsb2NhbGhvc3SHBH8AAAEwCgYIKoZIzj0EAwIDRwAwRAIgEAZulMzh+yK3UENa
-            QZpdBTUXpRtbXLvxYIazeRcEingCIDo8txtHzFDHHah4fkWsb5eOf5VdIiO+shTe
-            swXKFmgg
+            gglsb2NhbGhvc3SHBH8AAAEwCgYIKoZIzj0EAwIDSAAwRQIgAcugoQLKnJ1xKQim
+            E8cM/wFL0gwUFlRzfGnI0QHL4+ECIQCp7Q3uqiXi7lKqGDIix6amww3d7IFJDUKI
+            rCI9VBZKxQ==
             -----END CERTIFICATE-----
             """,
             privateKey: """
             -----BEGIN PRIVATE KEY-----
-            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgUc9GwTevO7AYx1BJ
-            4UWJ2xUpDK+KReg0MTK9NCySGU2hRANCAAR/TPFrnajcoWCdqIEr4WJRXgutqALW
-            OAkUS916QHuJxcr751QF2ArxkLQuAAdMl54m5eUxI6ub87W7XJIp7UHr
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQguO2vbRRqeSXpd5Gd
+            1d0ZaknM/I3P4hQlf4avHRXXBo+hRANCAATU/3nRKxTh6E1J06+EjEn7PQjlAs4s
+            vBkWS8OBkLui2mr11LOHAny0Wg9RyuQ7gGaYOk6XQOhuE0umM1jJO7TM
             -----END PRIVATE KEY-----
-            """
+            """,
+            publicKeyPin: "WrSU/Dt8Fi09JblIeriavaV2by6aXwa2ByksV/7MqdI="
         ),
         expired: TestIdentity(
             certificate: """
             -----BEGIN CERTIFICATE-----
-            MIIBjDCCATGgAwIBAgIURZyXTImU5HUweFtOR8tFXbBwooIwCgYIKoZIzj0EAwIw
+            MIIBjDCCATGgAwIBAgIUdykNlfQW3FgruY2pV1jKZqpisewwCgYIKoZIzj0EAwIw
             GjEYMBYGA1UEAwwPQ291cmllciBUZXN0IENBMB4XDTE5MDYwMTAwMDAwMFoXDTE5
             MDYwMjAwMDAwMFowHjEcMBoGA1UEAwwTMTI3LjAuMC4xIChleHBpcmVkKTBZMBMG
-            ByqGSM49AgEGCCqGSM49AwEHA0IABKwMw5sTuemmmGh24pQYUY2zHCeL0WD0gy+P
-            3sDfVWgDY4tZ+Jz7749T2Nykn/QJ/vnhKh4zVOSuB+IMiIDEGaCjUTBPMAwGA1Ud
+            ByqGSM49AgEGCCqGSM49AwEHA0IABLRjmgfBdqN+iszBOjbW+yxacVF0Vuj85+BE
+            gjKLx8RVyBrKm2PT+dTpNsQgzbzZTeg5zyjGm3wexWBKNDlbJjSjUTBPMAwGA1Ud
             EwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMBMGA1UdJQQMMAoGCCsGAQUFBwMBMBoG
-            A1UdEQQTMBGCCWxvY2FsaG9zdIcEfwAAATAKBggqhkjOPQQDAgNJADBGAiEApu6x
-            5M6zpTipsxg39fxmeOH1hssg7P5fVkAjxsae5SgCIQDf0PTGOsYMvMPNTd6RbVQV
-            B/Nl+e3T+e+GFywzlMCltQ==
+            A1UdEQQTMBGCCWxvY2FsaG9zdIcEfwAAATAKBggqhkjOPQQDAgNJADBGAiEA1ugi
+            Q5/7vohYgDgiJ6XMUl9uTynAIXuwgSdpo1rOTbQCIQDFgOnGSetAP0M065vZrTjC
+            hnXswttB6orpjuJ3+prfZA==
             -----END CERTIFICATE-----
             """,
             privateKey: """
             -----BEGIN PRIVATE KEY-----
-            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgDXpF8Fri5oKgfaaX
-            /A6Ea2fGy5XH0fjCq5/o8tJTEUyhRANCAASsDMObE7nppphoduKUGFGNsxwni9Fg
-            9IMvj97A31VoA2OLWfic+++PU9jcpJ/0Cf754SoeM1TkrgfiDIiAxBmg
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgwAeV5EBDKyMLXI3E
+            tS+HF64ZVHZ0Pw5UKTlhK3FBkHGhRANCAAS0Y5oHwXajforMwTo21vssWnFRdFbo
+            /OfgRIIyi8fEVcgayptj0/nU6TbEIM282U3oOc8oxpt8HsVgSjQ5WyY0
             -----END PRIVATE KEY-----
-            """
+            """,
+            publicKeyPin: "bjZMWhfNpZZUgeMTqfxXPZxzSH57f4dx8koUKAadasQ="
         ),
         wrongHost: TestIdentity(
             certificate: """
             -----BEGIN CERTIFICATE-----
-            MIIBjTCCATOgAwIBAgIUK4DnBejkfNRgiSt019yWJ/tr/fAwCgYIKoZIzj0EAwIw
+            MIIBjDCCATOgAwIBAgIUJAw/3WZJhnEpybMr/4KbSmbngHcwCgYIKoZIzj0EAwIw
             GjEYMBYGA1UEAwwPQ291cmllciBUZXN0IENBMCAXDTE5MDYwMTAwMDAwMFoYDzIx
             MTkwNjAxMDAwMDAwWjAcMRowGAYDVQQDDBF3cm9uZy5leGFtcGxlLmNvbTBZMBMG
-            ByqGSM49AgEGCCqGSM49AwEHA0IABED3a9/u3eoBoUyweIqftZ+CovHiYF77l6hg
-            YKM0+gn+9YVdPK7VP/GSRtH6l3JDVa+R2sz/LmdTLjQXg43m49+jUzBRMAwGA1Ud
+            ByqGSM49AgEGCCqGSM49AwEHA0IABPQ+eS5cBYBf5G6+zn9tCnqvZiglSkAIv8WK
+            QMMDxiNYzG3dS/O/mDE5k1AbD3QpQiVqif20DfxyCx1c7c4VIDOjUzBRMAwGA1Ud
             EwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMBMGA1UdJQQMMAoGCCsGAQUFBwMBMBwG
-            A1UdEQQVMBOCEXdyb25nLmV4YW1wbGUuY29tMAoGCCqGSM49BAMCA0gAMEUCIGaK
-            tkrTzJrfNF07ibwj7+QVUNaM1YOQW0ENPyRG0NBwAiEAlxEZssx697/xD4eUVKYB
-            FmzbMkzfvLUMTRn9UHWlN4o=
+            A1UdEQQVMBOCEXdyb25nLmV4YW1wbGUuY29tMAoGCCqGSM49BAMCA0cAMEQCIGM1
+            NttR5EbQXkNBWEQ5Yfh/pOl8mo3oT2x15wnapSD2AiBNf6Um+XE9M083rsR5EtPw
+            y3jySDYu0/f9f8/8Q43ZPQ==
             -----END CERTIFICATE-----
             """,
             privateKey: """
             -----BEGIN PRIVATE KEY-----
-            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgB5N+yiebApcqVrbY
-            Bu/QDTKcl006NiGp6vIkjxSXksWhRANCAARA92vf7t3qAaFMsHiKn7WfgqLx4mBe
-            +5eoYGCjNPoJ/vWFXTyu1T/xkkbR+pdyQ1WvkdrM/y5nUy40F4ON5uPf
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgwiInTRDPONDnzYZB
+            rrdx6yusOVsh+U0Eix9LKdh8Ub6hRANCAAT0PnkuXAWAX+Ruvs5/bQp6r2YoJUpA
+            CL/FikDDA8YjWMxt3Uvzv5gxOZNQGw90KUIlaon9tA38cgsdXO3OFSAz
             -----END PRIVATE KEY-----
-            """
+            """,
+            publicKeyPin: "N/BD7LgDE8l7pLCmxdMuXtibjQdrv2ePNmOAOT5jEBU="
         ),
         clientAuthority: """
         -----BEGIN CERTIFICATE-----
-        MIIBbDCCARKgAwIBAgIUGGHVm0909/Yi5GY24NuNYR78498wCgYIKoZIzj0EAwIw
+        MIIBbTCCARKgAwIBAgIUBtC7RNWPb1hv6Kr/wcT9Zgo8wG4wCgYIKoZIzj0EAwIw
         ITEfMB0GA1UEAwwWQ291cmllciBUZXN0IENsaWVudCBDQTAgFw0xOTA2MDEwMDAw
         MDBaGA8yMTE5MDYwMTAwMDAwMFowITEfMB0GA1UEAwwWQ291cmllciBUZXN0IENs
-        aWVudCBDQTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABGWX2cyJx1nVtQrhDu8C
-        LjTVoBvjwsR1o4rL9fnTI68CQ8/Vyb1Cts7oCZf6opu3WX1s8SPYFrwsF/NU3kOP
-        xxmjJjAkMBIGA1UdEwEB/wQIMAYBAf8CAQAwDgYDVR0PAQH/BAQDAgEGMAoGCCqG
-        SM49BAMCA0gAMEUCICc0nGOUlK2B8lo1RfimHHDLO1FGL4KOUC4J8zBmWB9vAiEA
-        g9kF2cyRD/obzguD3GD/HpndIqRsICeaBhDEt8MW8iI=
+        aWVudCBDQTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKycId3lBeQ97CAN3dIv
+        KYjxYEILEenwN8tStJbKrKvhtuAVil8SzUwnJkEtVhAD2AWI12e9BXNLiKgsyqPO
+        2PKjJjAkMBIGA1UdEwEB/wQIMAYBAf8CAQAwDgYDVR0PAQH/BAQDAgEGMAoGCCqG
+        SM49BAMCA0kAMEYCIQCwSlSGKTWQlGHGvDszczcg1E1D1I3ArQHWHWE44Pwz4wIh
+        AIRLcWAP3JeZNYhjbgkH/n8af2GxqboZ0gLtElVvXpyh
         -----END CERTIFICATE-----
         """,
         client: TestIdentity(
             certificate: """
             -----BEGIN CERTIFICATE-----
-            MIIBmTCCAT6gAwIBAgIUFzRMdbzR5vakEC/fzVNkdIHUetowCgYIKoZIzj0EAwIw
+            MIIBmDCCAT6gAwIBAgIUN4F8vB+a4W/pXXOVXSIgulMjM4EwCgYIKoZIzj0EAwIw
             ITEfMB0GA1UEAwwWQ291cmllciBUZXN0IENsaWVudCBDQTAgFw0xOTA2MDEwMDAw
             MDBaGA8yMTE5MDYwMTAwMDAwMFowHjEcMBoGA1UEAwwTQ291cmllciBUZXN0IENs
-            aWVudDBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABJMB+cbBB/JD4/bJIk2ZRi//
-            546WtqW1HK3EJaGm6akAexkhKm+QFGQTn375MDLI7EI9FQt9OmN+P8/eqwyh2vKj
+            aWVudDBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABCdCiW00CpNFcC3rsifja03y
+            F6F4t4mI09pG5Opk+YCaosILwpDP6nqxTzgQBKZYPND04abnjkcBTTmdgLUBO4mj
             VTBTMAwGA1UdEwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMBMGA1UdJQQMMAoGCCsG
             AQUFBwMCMB4GA1UdEQQXMBWCE2NsaWVudC5jb3VyaWVyLnRlc3QwCgYIKoZIzj0E
-            AwIDSQAwRgIhAJto2dEXrPNkGmH89cgnkhg27E/Vsvmx8hWlWqKMoXsjAiEAoIlV
-            IXG12bJmnJhm1jiKuYgvJq9BxxkDAhjcYScfSRQ=
+            AwIDSAAwRQIhAIPw7pZhmABebBjqwbfzr8pWOf9esL9w1RMVGz/eNtVKAiAPQBvO
+            qK+6I2JjeiC2Ecl4bZgY5mcVIC0N2KGeX8sIug==
             -----END CERTIFICATE-----
             """,
             privateKey: """
             -----BEGIN PRIVATE KEY-----
-            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgjPkT8MbDRfAFfXQz
-            ocWR2s2GSMZ46dIveajNfiJCRbahRANCAASTAfnGwQfyQ+P2ySJNmUYv/+eOlral
-            tRytxCWhpumpAHsZISpvkBRkE59++TAyyOxCPRULfTpjfj/P3qsModry
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgnzm2r6dlYl5Bfau4
+            iGSSPRTxeSNID+YWZP2QocdcajWhRANCAAQnQoltNAqTRXAt67In42tN8heheLeJ
+            iNPaRuTqZPmAmqLCC8KQz+p6sU84EASmWDzQ9OGm545HAU05nYC1ATuJ
             -----END PRIVATE KEY-----
-            """
+            """,
+            publicKeyPin: "MxNtuxnKgemkyTmB2bKNVBDSJDVihavbU7N+yUylb7w="
         )
     )
 }

@@ -27,4 +27,6 @@ public struct TestIdentity: Sendable {
     public let certificate: String
     /// The private key (PKCS #8).
     public let privateKey: String
+    /// The SHA-256 digest of the certificate's `SubjectPublicKeyInfo`, in base64: its public-key pin.
+    public let publicKeyPin: String
 }

@@ -1,5 +1,6 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -49,6 +50,22 @@ func paymentsProvider(
 }
 // end snippet
 
+// snippet: pinned provider
+func pinnedPaymentsProvider(
+    baseUrl: URL,
+    authorityPem: String,
+    currentKey: String,
+    nextKey: String
+) -> ApiProvider<PaymentsApi> {
+    let tls = TLSOptions(
+        trustRoots: .systemAnd([TLSCertificate(pem: authorityPem)]),
+        // The server's key and the one it moves to next: base64 SHA-256 digests of each SubjectPublicKeyInfo.
+        pinnedPublicKeys: [TLSPublicKeyPin(sha256: currentKey), TLSPublicKeyPin(sha256: nextKey)]
+    )
+    return ApiProvider<PaymentsApi>(baseUrl: baseUrl, transport: CurlTransport(tls: tls))
+}
+// end snippet
+
 // snippet: tls failure
 func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
     switch await provider.response(on: .balance, decodeBodyTo: Data.self) {
@@ -94,6 +111,28 @@ func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
             let untrusted = await balanceText(from: stranger)
             #expect(untrusted.contains("The server's certificate is not from a trusted certificate authority"))
             #expect(await server.receivedRequests().count == 2)
+        }
+    }
+
+    @Test func aPinnedProviderReachesTheServerWithThatKeyAndNoOther() async throws {
+        let certificates = TestCertificates.shared
+        try await TestServer.withServer(tls: .init()) { server in
+            let pinned = pinnedPaymentsProvider(
+                baseUrl: server.baseUrl,
+                authorityPem: certificates.authority,
+                currentKey: certificates.trusted.publicKeyPin,
+                nextKey: certificates.wrongHost.publicKeyPin
+            )
+            #expect(await balanceText(from: pinned).hasSuffix("bytes"))
+            let elsewhere = pinnedPaymentsProvider(
+                baseUrl: server.baseUrl,
+                authorityPem: certificates.authority,
+                currentKey: certificates.expired.publicKeyPin,
+                nextKey: certificates.wrongHost.publicKeyPin
+            )
+            let refused = await balanceText(from: elsewhere)
+            #expect(refused.contains("does not have a pinned public key"), "\(refused)")
+            #expect(await server.receivedRequests().count == 1)
         }
     }
 }

@@ -22,6 +22,9 @@ public enum TLSFailure: Sendable, Hashable, CaseIterable {
     case clientCertificateRequired
     /// The server refused the client certificate presented: `URLError.clientCertificateRejected`.
     case clientCertificateRejected
+    /// The server's certificate is trusted, but its key is none of ``TLSOptions/pinnedPublicKeys``:
+    /// `URLError.serverCertificateUntrusted`, told apart by the error's own description.
+    case publicKeyMismatch
     /// The handshake failed for another reason (no protocol version or cipher in common, a server that does not
     /// speak TLS): `URLError.secureConnectionFailed`.
     case handshakeFailed
@@ -35,6 +38,7 @@ public enum TLSFailure: Sendable, Hashable, CaseIterable {
         case .wrongHost: .serverCertificateUntrusted
         case .clientCertificateRequired: .clientCertificateRequired
         case .clientCertificateRejected: .clientCertificateRejected
+        case .publicKeyMismatch: .serverCertificateUntrusted
         case .handshakeFailed: .secureConnectionFailed
         }
     }
@@ -87,6 +91,7 @@ public enum TLSFailure: Sendable, Hashable, CaseIterable {
         case .wrongHost: "The server's certificate is for another host"
         case .clientCertificateRequired: "The server requires a client certificate and none was presented"
         case .clientCertificateRejected: "The server refused the client certificate"
+        case .publicKeyMismatch: "The server's certificate does not have a pinned public key"
         case .handshakeFailed: "The TLS handshake failed"
         }
     }

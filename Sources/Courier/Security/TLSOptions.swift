@@ -1,11 +1,12 @@
 import Foundation
 
 /// How a request's TLS connection is secured beyond the platform's defaults: which certificate authorities are
-/// trusted, which identity the client proves itself with (mutual TLS), and the oldest TLS version allowed.
+/// trusted, which identity the client proves itself with (mutual TLS), the oldest TLS version allowed, and which
+/// server keys alone are accepted (pinning).
 ///
 /// A transport that cannot apply what is asked refuses the request with ``ApiError/invalidRequest(reason:)``
 /// before anything is sent, rather than connect with weaker checks than asked: `URLSessionTransport` applies only
-/// ``platformDefault``; `AsyncHTTPClientTransport` applies all of it. Give it per provider (to the transport) or per
+/// ``platformDefault``; `AsyncHTTPClientTransport` applies all of it but pins; `CurlTransport` applies all of it. Give it per provider (to the transport) or per
 /// endpoint (``Endpoint/tls``); an endpoint's options replace the transport's whole.
 public struct TLSOptions: Sendable, Hashable {
     /// Which certificate authorities a server's certificate may chain to.
@@ -35,20 +36,27 @@ public struct TLSOptions: Sendable, Hashable {
     public var clientIdentity: TLSClientIdentity?
     /// The oldest version negotiated; by default TLS 1.2.
     public var minimumVersion: Version
+    /// The keys the server's own certificate may have, checked after its chain and host; empty (the default) pins
+    /// nothing. A server presenting any other key fails with ``TLSFailure/publicKeyMismatch`` before a byte of the
+    /// request is sent. Give the next key beside the current one before the server changes it.
+    public var pinnedPublicKeys: Set<TLSPublicKeyPin>
 
     /// Creates options.
     /// - Parameters:
     ///   - trustRoots: The authorities trusted.
     ///   - clientIdentity: The identity presented for mutual TLS, or `nil` for none.
     ///   - minimumVersion: The oldest TLS version negotiated.
+    ///   - pinnedPublicKeys: The keys the server's certificate may have, or none to pin nothing.
     public init(
         trustRoots: TrustRoots = .system,
         clientIdentity: TLSClientIdentity? = nil,
-        minimumVersion: Version = .tls12
+        minimumVersion: Version = .tls12,
+        pinnedPublicKeys: Set<TLSPublicKeyPin> = []
     ) {
         self.trustRoots = trustRoots
         self.clientIdentity = clientIdentity
         self.minimumVersion = minimumVersion
+        self.pinnedPublicKeys = pinnedPublicKeys
     }
 
     /// The system's trust store, no client identity, TLS 1.2 or later: what Courier's own AsyncHTTPClient client

@@ -94,6 +94,6 @@ public final class URLSessionTransport: Transport {
 
     static let unsupportedTLSOptions =
         "URLSessionTransport applies only the platform's TLS defaults (the system's trust store, no client "
-        + "certificate, the platform's minimum version), and this request asks for other TLS options; send it with "
-        + "AsyncHTTPClientTransport, which applies them"
+        + "certificate, the platform's minimum version, no pinned keys), and this request asks for other TLS "
+        + "options; send it with AsyncHTTPClientTransport or CurlTransport, which apply them"
 }
