@@ -18,6 +18,8 @@ final class CurlExchange: @unchecked Sendable {
     let isHead: Bool
     let receiver: (any ResponseBodyReceiver)?
     let outcomeDelivery: DeliverOnce
+    /// Whether the answer carries the sending's timings.
+    let measuresTimings: Bool
     private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
     let uploadSize: Int64?
 
@@ -61,6 +63,7 @@ final class CurlExchange: @unchecked Sendable {
         self.isHead = isHead
         receiver = options.responseBodyReceiver
         uploadProgress = options.uploadProgress
+        measuresTimings = options.measuresTimings
         self.uploadSize = uploadSize
         outcomeDelivery = DeliverOnce(completion)
         body = BodyCollector(limit: options.maximumResponseBodySize)
@@ -158,15 +161,15 @@ final class CurlExchange: @unchecked Sendable {
         var effective: UnsafePointer<CChar>?
         _ = courier_curl_info_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         let finalUrl = effective.flatMap { URL(string: String(cString: $0)) } ?? url
-        return .success(
-            TransportResponse(
-                url: finalUrl,
-                statusCode: statusCode,
-                httpVersion: httpVersion,
-                headerFields: fields,
-                body: receiver == nil ? body.body : Data()
-            )
+        var response = TransportResponse(
+            url: finalUrl,
+            statusCode: statusCode,
+            httpVersion: httpVersion,
+            headerFields: fields,
+            body: receiver == nil ? body.body : Data()
         )
+        if measuresTimings { response.timings = timings }
+        return .success(response)
     }
 
     /// libcurl's words for the failure, or "" when it gave none.

@@ -17,6 +17,10 @@ public enum HttpClientMetrics {
     /// What the cache did (``CacheStatus/name``): a dimension of ``cache`` and an attribute of the request's span
     /// and of its sending's.
     public static let cacheStatusDimension = "courier.cache.status"
+    /// OpenTelemetry's `dns.lookup.duration`: a timer per name lookup a transport measured (see ``SendingTimings``),
+    /// in seconds, with the name looked up as `dns.question.name`; OpenTelemetry recommends ``durationBuckets`` for it
+    /// too.
+    public static let nameLookupDuration = "dns.lookup.duration"
     /// The dimension that names the endpoint, by its ``Endpoint/telemetryName``.
     public static let endpointDimension = "courier.endpoint"
 

@@ -25,6 +25,8 @@ final class MetricSeries: Sendable {
     private let factory: any MetricsFactory
     private let counters = Locked<[CounterKey: Counter]>([:])
     private let timers = Locked<[Outcome: CoreMetrics.Timer]>([:])
+    private let serverAddress: String?
+    private let lookups = Locked<CoreMetrics.Timer?>(nil)
 
     /// A counter with one dimension more; keys that hash without building a string.
     private struct CounterKey: Hashable {
@@ -44,6 +46,7 @@ final class MetricSeries: Sendable {
         dimensions.append((HttpClientMetrics.endpointDimension, key.endpointName))
         self.dimensions = dimensions
         self.factory = factory
+        serverAddress = key.serverAddress
         requests = Counter(label: HttpClientMetrics.requests, dimensions: dimensions, factory: factory)
         activeRequests = Meter(label: HttpClientMetrics.activeRequests, dimensions: dimensions, factory: factory)
     }
@@ -67,6 +70,22 @@ final class MetricSeries: Sendable {
                 preferredDisplayUnit: .seconds,
                 factory: factory
             )
+        }
+    }
+
+    /// `dns.lookup.duration` for the server's name, made when the first lookup is reported; `nil` without a name.
+    func nameLookup() -> CoreMetrics.Timer? {
+        guard let serverAddress else { return nil }
+        return lookups.withLock { timer in
+            if let timer { return timer }
+            let made = CoreMetrics.Timer(
+                label: HttpClientMetrics.nameLookupDuration,
+                dimensions: [("dns.question.name", serverAddress)],
+                preferredDisplayUnit: .seconds,
+                factory: factory
+            )
+            timer = made
+            return made
         }
     }
 }

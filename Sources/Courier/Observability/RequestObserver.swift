@@ -62,12 +62,15 @@ struct SendingOutcome: Sendable {
     let duration: Duration
     /// What the provider's cache did, when the answer went through one.
     let cacheStatus: CacheStatus?
+    /// How long the sending's phases took, when the transport measured them.
+    let timings: SendingTimings?
 
     init(exchange: Exchange, duration: Duration) {
         self.statusCode = exchange.head?.statusCode
         self.error = exchange.error
         self.duration = duration
         self.cacheStatus = exchange.head?.cacheStatus
+        self.timings = exchange.head?.timings
     }
 
     init(cancelledAfter duration: Duration) {
@@ -75,6 +78,7 @@ struct SendingOutcome: Sendable {
         self.error = URLError(.cancelled)
         self.duration = duration
         self.cacheStatus = nil
+        self.timings = nil
     }
 
     /// OpenTelemetry's `error.type` for this sending: the status from 400 on, the transport's failure by name, or

@@ -73,13 +73,14 @@ extension ApiProvider {
         if let plan = run.transfer, let judge {
             return sendTransfer(request, plan: plan, over: transport, timedBy: clock, of: run, judge: judge)
         }
-        let options = TransportOptions(
+        var options = TransportOptions(
             bodyFile: run.bodyFile?.url,
             timeout: run.endpoint.timeout,
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
             tls: run.endpoint.tls,
             scheduler: clock
         )
+        options.measuresTimings = run.observation != nil
         // Without plugins the request sent is the one built and nothing judges the answer: the completion holds the
         // run alone, one closure context fewer per request.
         guard let judge else { return transport.send(request, options: options) { run.received($0) } }

@@ -38,6 +38,7 @@ extension ApiProvider {
             tls: run.endpoint.tls,
             scheduler: clock
         )
+        options.measuresTimings = run.observation != nil
         let receiver = SendingReceiver(
             plan: plan,
             request: request,

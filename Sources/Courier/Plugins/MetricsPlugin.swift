@@ -18,7 +18,9 @@ import FoundationNetworking
 /// - counters: `courier.client.requests` (started), `courier.client.responses` (by `http.response.status_class`,
 ///   `2xx` … `5xx`), `courier.client.errors` (by `courier.error.kind`, the ``ApiError`` case the caller got),
 ///   `courier.client.retries` (by `courier.retry.requested_by`, the plugin that asked), and, for a provider with an
-///   ``HttpCache``, `courier.client.cache` (by `courier.cache.status`: `hit`, `revalidated`, `miss`, `stale`).
+///   ``HttpCache``, `courier.client.cache` (by `courier.cache.status`: `hit`, `revalidated`, `miss`, `stale`);
+/// - `dns.lookup.duration`, a timer with `dns.question.name`, for each name lookup a transport measured (over
+///   `CurlTransport`, once per new connection to a server given by name; see ``SendingTimings``).
 ///
 /// No dimension holds the URL's path or query. A request that cannot be built (``ApiError/invalidRequest(reason:)``)
 /// is refused before it starts and is not counted. Where the plugin sits in the list does not matter: the provider
@@ -56,9 +58,16 @@ public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         }
         // An answer from the cache alone was no HTTP request: the duration histogram is the network's.
         guard outcome.cacheStatus?.askedTheNetwork ?? true else { return }
-        let (seconds, attoseconds) = outcome.duration.components
         series.duration(statusCode: outcome.statusCode, errorType: outcome.errorType)
-            .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            .recordNanoseconds(Self.nanoseconds(outcome.duration))
+        if let lookup = outcome.timings?.nameLookup {
+            series.nameLookup()?.recordNanoseconds(Self.nanoseconds(lookup))
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     func retryScheduled(_ observation: RequestObservation, requestedBy plugin: String, delay: Duration) {

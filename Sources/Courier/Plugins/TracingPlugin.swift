@@ -15,7 +15,11 @@ import FoundationNetworking
 ///   `http.response.status_code`, `http.request.resend_count` (when sent more than once) and `error.type`; with an
 ///   ``HttpCache``, `courier.cache.status` (``CacheStatus/name``) and, for a stale answer, `courier.cache.stale_reason`.
 /// - Child spans for each sending (`send`, with `http.request.resend_count`, the status and the cache's status), each
-///   wait before a retry (`retry wait`) and each wait for a token refresh (`token refresh`).
+///   wait before a retry (`retry wait`) and each wait for a token refresh (`token refresh`). When the transport
+///   measured the sending's ``SendingTimings`` (`CurlTransport` does), its span has `courier.connection.reused` and
+///   an event at the end of each phase, named as the browser's resource timing and OpenTelemetry's web
+///   instrumentations name them: `domainLookupStart`, `domainLookupEnd`, `connectStart`, `secureConnectionStart`,
+///   `connectEnd`, `responseStart`.
 /// - A 4xx or 5xx answer, a transport failure or a body that does not decode marks the request's span as an error;
 ///   a caller's cancellation does not.
 /// - The request span's context is injected into the headers of every sending with the tracer's propagation (e.g.
@@ -109,6 +113,7 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     func sendingEnded(_ observation: RequestObservation, sending: Sending, outcome: SendingOutcome) {
         guard let span = observation.takeChildSpan(for: .sending) else { return }
+        if let timings = outcome.timings, span.isRecording { SendingTimeline.add(timings, of: sending, to: span) }
         if let status = outcome.statusCode, span.isRecording { span.attributes["http.response.status_code"] = status }
         if let cacheStatus = outcome.cacheStatus, span.isRecording { Self.set(cacheStatus, on: span) }
         if let errorType = outcome.errorType, span.isRecording {

@@ -16,6 +16,8 @@ struct ResponseHead: Sendable {
     /// What a provider's cache did for this answer, when it went through one: the same as its `Cache-Status`
     /// field, kept apart so that observing it reads no header.
     var cacheStatus: CacheStatus?
+    /// How long the sending's phases took, when the transport measured them.
+    var timings: SendingTimings?
     /// The parts, until the response is made; one allocation for all of it.
     private let storage: Locked<Storage>
 

@@ -69,6 +69,10 @@ public struct TransportOptions: Sendable {
     /// A body produced while it is sent, read part by part: only a transport that declares
     /// ``RequestBodyStreaming`` is given one (any other gets the body whole, read first).
     package var requestBody: RequestBodyStream.Reader?
+    /// Whether something observes the sending's ``SendingTimings`` (a ``TracingPlugin`` or ``MetricsPlugin``): a
+    /// transport that can measure them puts them on ``TransportResponse/timings`` then, and spares the work
+    /// otherwise.
+    public var measuresTimings = false
 
     /// Creates options.
     /// - Parameters:
@@ -107,13 +111,20 @@ extension TransportOptions {
 
 /// What a transport received: the response and its whole body (empty when there was none).
 public struct TransportResponse: Sendable {
-    let head: ResponseHead
+    var head: ResponseHead
 
     /// The body, after any decompression the transport does.
     public let body: Data
 
     /// Whether there was a body at all: a mock without one reaches the plugins as `nil`, as in Microya.
     let hasBody: Bool
+
+    /// How long the sending's phases took, when the transport measured them (see
+    /// ``TransportOptions/measuresTimings``).
+    public var timings: SendingTimings? {
+        get { head.timings }
+        set { head.timings = newValue }
+    }
 
     /// The response, with its status and headers; one made from parts is made on first use (and `nil` only if
     /// Foundation refuses those parts).
