@@ -25,12 +25,15 @@ enum AllocationGate {
         case mocked(String)
         case loopback(Loopback.Client)
         case sessionDelegate
+        /// A client of the libcurl table: Courier over libcurl, or raw libcurl driven the same way.
+        case curl(CurlBench.Client)
 
         var label: String {
             switch self {
             case .mocked(let variant): "mocked \(variant), 1 KB"
             case .loopback(let client): client.rawValue
             case .sessionDelegate: "URLSession with a data delegate"
+            case .curl(let client): client.rawValue
             }
         }
     }
@@ -51,6 +54,7 @@ enum AllocationGate {
             courier: .loopback(.courierAsyncHttpClient),
             baseline: .loopback(.rawAsyncHttpClient)
         ),
+        Pair(name: "over libcurl", courier: .curl(.courierCurl), baseline: .curl(.rawCurl)),
     ]
 
     /// The budget: for each pair, how many allocations per request Courier may add to its baseline.
@@ -117,6 +121,11 @@ enum AllocationGate {
                         String(port), String(requests),
                     ]
                 case .sessionDelegate: ["count-loopback", "delegate", String(port), String(requests)]
+                case .curl(let client):
+                    [
+                        "count-curl", String(CurlBench.Client.allCases.firstIndex(of: client) ?? 0), String(port),
+                        String(requests),
+                    ]
                 }
             let (_, stderr) = try Measure.child(arguments, environment: ["LD_PRELOAD": counter])
             let line = stderr.split(separator: "\n").last { $0.hasPrefix("allocations ") } ?? ""
@@ -140,6 +149,14 @@ enum AllocationGate {
             throw BenchmarkError.badResponse
         }
         try await httpClient.shutdown()
+    }
+
+    /// `count` requests of a libcurl table client one after the other, after the same warm-up.
+    static func repeatCurl(_ client: CurlBench.Client, port: Int, count: Int) async throws {
+        let operation = CurlBench.request(client, port: port)
+        for _ in 0..<(count + 50) where !(await operation()) {
+            throw BenchmarkError.badResponse
+        }
     }
 
     private static func format(_ value: Double?) -> String {

@@ -96,6 +96,12 @@ case "count-loopback":
     let client = Int(arguments[1]).map { Loopback.Client.allCases[min(max($0, 0), 3)] }
     try await AllocationGate.repeatLoopback(client, port: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 1)
 
+case "count-curl":
+    // count-curl <client number of the libcurl table, 0-4> <port> <requests>: as count-loopback, for libcurl.
+    let clients = CurlBench.Client.allCases
+    let client = clients[min(max(Int(arguments[1]) ?? 0, 0), clients.count - 1)]
+    try await AllocationGate.repeatCurl(client, port: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 1)
+
 case "allocation-gate":
     // allocation-gate: heap allocations per request against Benchmarks/allocation-budget.json; run by .ci/run,
     // fails when Courier adds more to a baseline than its budget allows.

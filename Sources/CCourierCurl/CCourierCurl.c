@@ -1,5 +1,8 @@
 #include "CCourierCurl.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+
 CURLcode courier_curl_set_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -43,4 +46,51 @@ CURLcode courier_curl_info_string(CURL *handle, CURLINFO info, const char **valu
 
 CURLMcode courier_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
+}
+
+struct courier_curl_cookie_jar {
+    CURLSH *share;
+    pthread_mutex_t mutex;
+};
+
+/// One mutex for every kind of data the share holds: libcurl holds one lock at a time.
+static void courier_jar_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *jar) {
+    (void)handle;
+    (void)data;
+    (void)access;
+    pthread_mutex_lock(&((courier_curl_cookie_jar *)jar)->mutex);
+}
+
+static void courier_jar_unlock(CURL *handle, curl_lock_data data, void *jar) {
+    (void)handle;
+    (void)data;
+    pthread_mutex_unlock(&((courier_curl_cookie_jar *)jar)->mutex);
+}
+
+courier_curl_cookie_jar *courier_curl_cookie_jar_make(void) {
+    courier_curl_cookie_jar *jar = malloc(sizeof(courier_curl_cookie_jar));
+    if (jar == NULL) return NULL;
+    if (pthread_mutex_init(&jar->mutex, NULL) != 0) {
+        free(jar);
+        return NULL;
+    }
+    jar->share = curl_share_init();
+    if (jar->share == NULL || curl_share_setopt(jar->share, CURLSHOPT_LOCKFUNC, courier_jar_lock) != CURLSHE_OK
+        || curl_share_setopt(jar->share, CURLSHOPT_UNLOCKFUNC, courier_jar_unlock) != CURLSHE_OK
+        || curl_share_setopt(jar->share, CURLSHOPT_USERDATA, jar) != CURLSHE_OK
+        || curl_share_setopt(jar->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE) != CURLSHE_OK) {
+        if (jar->share != NULL) curl_share_cleanup(jar->share);
+        pthread_mutex_destroy(&jar->mutex);
+        free(jar);
+        return NULL;
+    }
+    return jar;
+}
+
+CURLSH *courier_curl_cookie_jar_share(courier_curl_cookie_jar *jar) { return jar->share; }
+
+void courier_curl_cookie_jar_free(courier_curl_cookie_jar *jar) {
+    curl_share_cleanup(jar->share);
+    pthread_mutex_destroy(&jar->mutex);
+    free(jar);
 }

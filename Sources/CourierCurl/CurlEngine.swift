@@ -28,13 +28,21 @@ final class CurlEngine: @unchecked Sendable {
     /// Guarded by `lock`: the thread has ended and freed the multi handle.
     private var ended = false
     /// Guarded by `lock`: easy handles of ended exchanges, reset, for the next ones (making one allocates and sets
-    /// up several kilobytes).
+    /// up several kilobytes); those that keep cookies apart, since libcurl's cookie engine stays on in a handle once
+    /// it has been switched on.
     private var spareHandles: [UnsafeMutableRawPointer] = []
+    private var spareCookieHandles: [UnsafeMutableRawPointer] = []
     private static let mostSpareHandles = 64
+    /// The transport's cookies, shared by the handles that keep them; freed after the last of them.
+    private let cookieJar: OpaquePointer?
 
-    private init(multi: UnsafeMutableRawPointer) {
+    private init(multi: UnsafeMutableRawPointer, cookieJar: OpaquePointer?) {
         self.multi = multi
+        self.cookieJar = cookieJar
     }
+
+    /// The share handle that holds the transport's cookies, or `nil` when libcurl could not make one.
+    var cookieShare: UnsafeMutableRawPointer? { cookieJar.map { courier_curl_cookie_jar_share($0) } }
 
     /// Starts an engine and its thread, or `nil` when libcurl cannot make a multi handle.
     static func started() -> CurlEngine? {
@@ -43,24 +51,31 @@ final class CurlEngine: @unchecked Sendable {
         // Connections to one host: enough for a burst of requests without opening a connection per request.
         _ = courier_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 64)
         _ = courier_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 256)
-        let engine = CurlEngine(multi: multi)
+        let engine = CurlEngine(multi: multi, cookieJar: courier_curl_cookie_jar_make())
         let thread = Thread { engine.run() }
         thread.name = "Courier libcurl"
         thread.start()
         return engine
     }
 
-    /// An easy handle for a new exchange: a spare one, or a new one; `nil` when libcurl cannot make one.
-    func easyHandle() -> UnsafeMutableRawPointer? {
-        lock.withLock { spareHandles.popLast() } ?? curl_easy_init()
+    /// An easy handle for a new exchange, one that keeps cookies or one that never has: a spare one, or a new one;
+    /// `nil` when libcurl cannot make one.
+    func easyHandle(keepingCookies: Bool) -> UnsafeMutableRawPointer? {
+        lock.withLock { keepingCookies ? spareCookieHandles.popLast() : spareHandles.popLast() } ?? curl_easy_init()
     }
 
     /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
-    func recycle(_ easy: UnsafeMutableRawPointer) {
+    func recycle(_ easy: UnsafeMutableRawPointer, keepingCookies: Bool) {
         curl_easy_reset(easy)
         let kept = lock.withLock {
-            guard !ended, spareHandles.count < Self.mostSpareHandles else { return false }
-            spareHandles.append(easy)
+            guard !ended else { return false }
+            if keepingCookies {
+                guard spareCookieHandles.count < Self.mostSpareHandles else { return false }
+                spareCookieHandles.append(easy)
+            } else {
+                guard spareHandles.count < Self.mostSpareHandles else { return false }
+                spareHandles.append(easy)
+            }
             return true
         }
         if !kept { curl_easy_cleanup(easy) }
@@ -102,10 +117,13 @@ final class CurlEngine: @unchecked Sendable {
                 let spares = lock.withLock {
                     ended = true
                     curl_multi_cleanup(multi)
-                    defer { spareHandles = [] }
-                    return spareHandles
+                    defer { (spareHandles, spareCookieHandles) = ([], []) }
+                    return spareHandles + spareCookieHandles
                 }
                 for easy in spares { curl_easy_cleanup(easy) }
+                // Every handle that joined the jar has been cleaned up: the exchanges have ended, and their handles
+                // were kept or cleaned up as they did.
+                if let cookieJar { courier_curl_cookie_jar_free(cookieJar) }
                 return
             }
             curl_multi_perform(multi, &stillRunning)

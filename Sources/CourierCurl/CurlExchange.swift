@@ -20,6 +20,8 @@ final class CurlExchange: @unchecked Sendable {
     let outcomeDelivery: DeliverOnce
     /// Whether the answer carries the sending's timings.
     let measuresTimings: Bool
+    /// Whether the exchange sends the transport's cookies and keeps those its answer sets.
+    let keepsCookies: Bool
     private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
     let uploadSize: Int64?
 
@@ -53,6 +55,7 @@ final class CurlExchange: @unchecked Sendable {
         engine: CurlEngine,
         url: URL,
         isHead: Bool,
+        keepsCookies: Bool,
         options: TransportOptions,
         uploadSize: Int64?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -61,6 +64,7 @@ final class CurlExchange: @unchecked Sendable {
         self.engine = engine
         self.url = url
         self.isHead = isHead
+        self.keepsCookies = keepsCookies
         receiver = options.responseBodyReceiver
         uploadProgress = options.uploadProgress
         measuresTimings = options.measuresTimings
@@ -77,7 +81,7 @@ final class CurlExchange: @unchecked Sendable {
     /// Hands `result` to the caller unless a cancel or a timeout did first, and gives the handle back: called once,
     /// after the handle has left the multi handle (on the engine's thread) or before it joined it.
     func end(with result: Result<TransportResponse, any Error>) {
-        engine.recycle(easy)
+        engine.recycle(easy, keepingCookies: keepsCookies)
         curl_slist_free_all(headerList)
         curl_slist_free_all(proxyHeaderList)
         headerList = nil

@@ -45,6 +45,11 @@ enum CurlSetup {
         // Every encoding this libcurl can inflate, asked for and decoded, as URLSession does on Linux.
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        if exchange.keepsCookies, let share = exchange.engine.cookieShare {
+            // The transport's one jar, switched on without a file to read: cookies live as long as the transport.
+            _ = courier_curl_set_pointer(easy, CURLOPT_SHARE, share)
+            set(CURLOPT_COOKIEFILE, "")
+        }
         _ = courier_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorWords)
         _ = courier_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, headerLine)
         _ = courier_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)

@@ -15,7 +15,9 @@ import FoundationNetworking
 /// filling memory. libcurl decompresses gzip, deflate and Brotli answers, follows the redirects of `GET`, `HEAD` and
 /// `POST` requests (at most 16; one to another host, port or scheme does not carry `Authorization` or `Cookie`),
 /// and takes proxies from `http_proxy`, `https_proxy` and `no_proxy`. A request with another method gets its 3xx
-/// as the answer: libcurl 7.88 would send that method on, even after a 303.
+/// as the answer: libcurl 7.88 would send that method on, even after a 303. Cookies that answers set are kept in
+/// memory for the transport's life and sent where they belong; a request with a `Cookie` field of its own is sent
+/// with that alone.
 ///
 /// ```swift
 /// let provider = ApiProvider<TodoApi>(transport: CurlTransport())
@@ -49,7 +51,9 @@ public final class CurlTransport: Transport {
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
-        guard let engine, let url = request.url, let easy = engine.easyHandle() else {
+        // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one.
+        let keepsCookies = engine?.cookieShare != nil && request.value(forHTTPHeaderField: "Cookie") == nil
+        guard let engine, let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
             completion(.failure(URLError(.unknown)))
             return {}
         }
@@ -57,7 +61,7 @@ public final class CurlTransport: Transport {
         do {
             body = try CurlSetup.body(of: request, file: options.bodyFile)
         } catch {
-            engine.recycle(easy)
+            engine.recycle(easy, keepingCookies: keepsCookies)
             completion(.failure(error))
             return {}
         }
@@ -66,6 +70,7 @@ public final class CurlTransport: Transport {
             engine: engine,
             url: url,
             isHead: request.httpMethod == "HEAD",
+            keepsCookies: keepsCookies,
             options: options,
             uploadSize: body?.length,
             completion: completion

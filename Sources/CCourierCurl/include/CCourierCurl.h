@@ -24,4 +24,14 @@ CURLcode courier_curl_info_string(CURL *handle, CURLINFO info, const char **valu
 
 CURLMcode courier_curl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 
+/// A cookie jar for several easy handles: a share handle guarded by a mutex of its own, since easy handles join it
+/// on one thread and run on another.
+typedef struct courier_curl_cookie_jar courier_curl_cookie_jar;
+/// A new, empty jar, or `NULL` when libcurl cannot make one.
+courier_curl_cookie_jar *courier_curl_cookie_jar_make(void);
+/// The share handle to give easy handles (`CURLOPT_SHARE`).
+CURLSH *courier_curl_cookie_jar_share(courier_curl_cookie_jar *jar);
+/// Frees the jar; every easy handle that joined it must have been cleaned up first.
+void courier_curl_cookie_jar_free(courier_curl_cookie_jar *jar);
+
 #endif
