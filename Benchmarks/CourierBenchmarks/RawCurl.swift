@@ -8,11 +8,15 @@ import Foundation
 final class RawCurl: @unchecked Sendable {
     private final class Transfer {
         let easy: UnsafeMutableRawPointer
+        /// Whether the body is kept, or only its bytes counted.
+        let keepsBody: Bool
         var body = Data()
-        var continuation: CheckedContinuation<Data?, Never>?
+        var count = 0
+        var continuation: CheckedContinuation<(body: Data, count: Int)?, Never>?
 
-        init(easy: UnsafeMutableRawPointer) {
+        init(easy: UnsafeMutableRawPointer, keepsBody: Bool) {
             self.easy = easy
+            self.keepsBody = keepsBody
         }
     }
 
@@ -34,10 +38,19 @@ final class RawCurl: @unchecked Sendable {
 
     /// One GET of `url`: the body, or `nil` when it failed.
     func get(_ url: String) async -> Data? {
-        await withCheckedContinuation { continuation in
+        await transfer(url, keepingBody: true)?.body
+    }
+
+    /// One GET of `url` whose body is counted and dropped: its length, or `nil` when it failed.
+    func count(_ url: String) async -> Int? {
+        await transfer(url, keepingBody: false)?.count
+    }
+
+    private func transfer(_ url: String, keepingBody: Bool) async -> (body: Data, count: Int)? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<(body: Data, count: Int)?, Never>) in
             let easy = lock.withLock { spare.popLast() } ?? curl_easy_init()
             guard let easy else { return continuation.resume(returning: nil) }
-            let transfer = Transfer(easy: easy)
+            let transfer = Transfer(easy: easy, keepsBody: keepingBody)
             transfer.continuation = continuation
             _ = url.withCString { courier_curl_set_pointer(easy, CURLOPT_URL, $0) }
             _ = courier_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -53,7 +66,11 @@ final class RawCurl: @unchecked Sendable {
     private static let write: courier_curl_data_callback = { buffer, size, count, context in
         guard let buffer, let context else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-        transfer.body.append(UnsafeRawBufferPointer(start: buffer, count: size * count).bindMemory(to: UInt8.self))
+        if transfer.keepsBody {
+            transfer.body.append(UnsafeRawBufferPointer(start: buffer, count: size * count).bindMemory(to: UInt8.self))
+        } else {
+            transfer.count += size * count
+        }
         return size * count
     }
 
@@ -77,7 +94,7 @@ final class RawCurl: @unchecked Sendable {
                 curl_multi_remove_handle(multi, easy)
                 curl_easy_reset(easy)
                 lock.withLock { spare.append(easy) }
-                transfer.continuation?.resume(returning: succeeded ? transfer.body : nil)
+                transfer.continuation?.resume(returning: succeeded ? (transfer.body, transfer.count) : nil)
             }
             curl_multi_poll(multi, nil, 0, 1_000, nil)
         }

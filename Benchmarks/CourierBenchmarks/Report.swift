@@ -254,11 +254,10 @@ extension Report {
         print("| client | MB/s | / raw client |")
         print("| --- | --- | --- |")
         for client in Transfers.Client.allCases {
-            let raw = client.rawValue.contains("URLSession") ? Transfers.Client.rawUrlSession : .rawAsyncHttpClient
             let rate = rates[client] ?? 0
             print(
                 "| \(client.rawValue) | \(String(format: "%.0f", rate)) | "
-                    + "\(ratio(rate / max(rates[raw] ?? 1, 1))) |"
+                    + "\(ratio(rate / max(rates[client.raw] ?? 1, 1))) |"
             )
         }
         print("")

@@ -19,6 +19,28 @@ enum Transfers {
         case rawAsyncHttpClient = "AsyncHTTPClient execute, body iterated"
         case courierStreamAsyncHttpClient = "Courier stream over AsyncHTTPClient"
         case courierDownloadAsyncHttpClient = "Courier download to file over AsyncHTTPClient"
+        case rawCurl = "raw libcurl, counting bytes"
+        case courierStreamCurl = "Courier stream over libcurl"
+        case courierDownloadCurl = "Courier download to file over libcurl"
+
+        /// The raw client of the same library, which the table compares with.
+        var raw: Client {
+            switch self {
+            case .rawUrlSession, .courierStreamUrlSession, .courierDownloadUrlSession: .rawUrlSession
+            case .rawAsyncHttpClient, .courierStreamAsyncHttpClient, .courierDownloadAsyncHttpClient:
+                .rawAsyncHttpClient
+            case .rawCurl, .courierStreamCurl, .courierDownloadCurl: .rawCurl
+            }
+        }
+
+        /// The transport of a Courier client: "urlSession", "asyncHTTPClient" or "curl".
+        var transport: String {
+            switch raw {
+            case .rawAsyncHttpClient: "asyncHTTPClient"
+            case .rawCurl: "curl"
+            default: "urlSession"
+            }
+        }
     }
 
     /// Reads `bytes` from `/stream/{bytes}` once with `client`; returns how many bytes arrived.
@@ -36,24 +58,25 @@ enum Transfers {
             var count = 0
             for try await part in response.body { count += part.readableBytes }
             return count
-        case .courierStreamUrlSession, .courierStreamAsyncHttpClient:
-            let provider = self.provider(
-                client == .courierStreamUrlSession ? "urlSession" : "asyncHTTPClient",
-                baseUrl: baseUrl
-            )
+        case .rawCurl:
+            guard let count = await rawCurl?.count(baseUrl.appendingPathComponent("stream/\(bytes)").absoluteString)
+            else { throw BenchmarkError.badResponse }
+            return count
+        case .courierStreamUrlSession, .courierStreamAsyncHttpClient, .courierStreamCurl:
+            let provider = self.provider(client.transport, baseUrl: baseUrl)
             var count = 0
             for try await part in try await provider.stream(on: endpoint).get().chunks { count += part.count }
             return count
-        case .courierDownloadUrlSession, .courierDownloadAsyncHttpClient:
-            let provider = self.provider(
-                client == .courierDownloadUrlSession ? "urlSession" : "asyncHTTPClient",
-                baseUrl: baseUrl
-            )
+        case .courierDownloadUrlSession, .courierDownloadAsyncHttpClient, .courierDownloadCurl:
+            let provider = self.provider(client.transport, baseUrl: baseUrl)
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID())")
             defer { try? FileManager.default.removeItem(at: file) }
             return Int(try await provider.download(on: endpoint, to: file).get().byteCount)
         }
     }
+
+    /// The raw libcurl client, one for the process as raw AsyncHTTPClient's is.
+    private static let rawCurl = RawCurl()
 
     /// A provider over `transport`: "urlSession", "asyncHTTPClient" or "curl".
     private static func provider(_ transport: String, baseUrl: URL) -> ApiProvider<StreamApi> {

@@ -18,6 +18,8 @@ final class CurlExchange: @unchecked Sendable {
     let isHead: Bool
     let receiver: (any ResponseBodyReceiver)?
     let outcomeDelivery: DeliverOnce
+    /// The request's timeout, cancelled when the exchange ends first.
+    let deadline = ExchangeTimeout()
     /// Whether the answer carries the sending's timings.
     let measuresTimings: Bool
     /// Whether the exchange sends the transport's cookies and keeps those its answer sets.
@@ -81,6 +83,7 @@ final class CurlExchange: @unchecked Sendable {
     /// Hands `result` to the caller unless a cancel or a timeout did first, and gives the handle back: called once,
     /// after the handle has left the multi handle (on the engine's thread) or before it joined it.
     func end(with result: Result<TransportResponse, any Error>) {
+        deadline.end()
         engine.recycle(easy, keepingCookies: keepsCookies)
         curl_slist_free_all(headerList)
         curl_slist_free_all(proxyHeaderList)

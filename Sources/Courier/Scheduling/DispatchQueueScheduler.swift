@@ -27,14 +27,29 @@ public struct DispatchQueueScheduler: Scheduler {
     public var now: Duration { start.duration(to: .now) }
 
     /// Runs `work` on ``queue`` after `delay`.
+    ///
+    /// A timer source, not `asyncAfter`: cancelling it lets go of `work` (and what it holds) at once, where a block
+    /// handed to `asyncAfter` stays queued until its deadline. A request's timeout is cancelled when the request
+    /// ends, and many finished requests must not keep their timers' work for the rest of a long timeout.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-        let cancelled = Locked(false)
-        queue.asyncAfter(deadline: .now() + Self.dispatchInterval(delay)) {
-            guard !cancelled.withLock({ $0 }) else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + Self.dispatchInterval(delay))
+        // The handler holds the timer until it fires or is cancelled: cancelling releases the handler, and with it
+        // the timer and `work`.
+        timer.setEventHandler {
+            timer.cancel()
             work()
         }
-        return ScheduledWork { cancelled.withLock { $0 = true } }
+        timer.activate()
+        let source = Source(timer: timer)
+        return ScheduledWork { source.timer.cancel() }
+    }
+
+    /// A timer source handed to the thread that cancels it: dispatch sources are safe to cancel from any thread, but
+    /// corelibs-libdispatch does not mark its protocol `Sendable`.
+    private struct Source: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
     }
 
     /// Whole nanoseconds, saturating: `Duration` reaches far beyond what `DispatchTimeInterval` can hold.

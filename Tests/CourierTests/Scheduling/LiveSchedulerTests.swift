@@ -43,6 +43,23 @@ import Testing
         #expect(ran.events == ["kept"])
     }
 
+    /// A request's timeout is cancelled when the request ends: what its work holds must go then, not at the end of
+    /// the timeout. libdispatch lets go of a cancelled timer's handler on its queue; the hour is never waited for
+    /// (the suite's one-minute limit guards the wait).
+    @Test func cancelledWorkIsLetGoOfLongBeforeItsDelay() async throws {
+        let scheduler = DispatchQueueScheduler(queue: DispatchQueue(label: "LiveSchedulerTests.released"))
+        weak var released: Held?
+        do {
+            let held = Held()
+            released = held
+            scheduler.schedule(after: .seconds(3_600)) { _ = held }.cancel()
+        }
+        while released != nil { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(released == nil)
+    }
+
+    private final class Held: Sendable {}
+
     @Test func aMockingBehaviorWithoutSchedulerReallyWaitsOutItsDelay() async {
         let provider = ApiProvider<TodoApi>(mockingBehavior: MockingBehavior(delay: .milliseconds(30)))
         let clock = ContinuousClock()

@@ -31,6 +31,20 @@ import FoundationNetworking
         }
     }
 
+    /// A request answered before its timeout leaves no timer behind: each transport cancels it as the exchange
+    /// ends, so that a finished request's timer holds nothing until the hour is up.
+    @Test(arguments: TransportKind.allCases)
+    func aRequestAnsweredInTimeLeavesNoTimerBehind(kind: TransportKind) async throws {
+        try await TestServer.withServer { server in
+            let scheduler = TestScheduler()
+            try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl, scheduler: scheduler) { provider in
+                let endpoint = FreeEndpoint(subpath: "echo", timeout: Self.hour)
+                for _ in 0..<3 { #expect(await provider.rawDataResponse(on: endpoint).failure == nil) }
+                #expect(scheduler.pendingWorkCount == 0)
+            }
+        }
+    }
+
     /// A download's timeouts are kept by Courier, not the transport: the endpoint's `timeout` as the longest wait for
     /// the answer to begin, its `transferTimeout` for the whole download. Both run on the provider's scheduler.
     @Test(arguments: TransportKind.allCases, [true, false])
