@@ -1,16 +1,18 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCurl
 import Foundation
 import NIOSSL
 
-/// HTTPS over AsyncHTTPClient against the loopback server with a private authority: HTTP/1.1 beside HTTP/2, and
-/// Courier beside the raw client on the same `HTTPClient`.
+/// HTTPS against the loopback server with a private authority: HTTP/1.1 beside HTTP/2, Courier over AsyncHTTPClient
+/// beside the raw client on the same `HTTPClient`, and Courier over libcurl with the same options.
 enum Https {
     enum Client: String, CaseIterable {
         case raw = "AsyncHTTPClient execute"
         case courierClientTls = "Courier, client's TLS configuration"
         case courierOptions = "Courier, AsyncHTTPClientTransport(tls:)"
+        case courierCurl = "Courier, CurlTransport(tls:)"
     }
 
     static let passes = 3
@@ -19,14 +21,15 @@ enum Https {
     @discardableResult
     static func report(duration: Duration) async throws -> String {
         print(
-            "## HTTPS over AsyncHTTPClient, 1 KB JSON decoded, requests/s (medians of \(passes) runs of "
+            "## HTTPS, 1 KB JSON decoded, requests/s (medians of \(passes) runs of "
                 + "\(Measure.seconds(duration)) s; ratios to the raw client within each pass)\n"
         )
         print(
             "| protocol | in flight | AsyncHTTPClient | Courier, client's TLS configuration | ratio | "
-                + "Courier, `AsyncHTTPClientTransport(tls:)` | ratio | µs CPU per request, raw / Courier (tls:) |"
+                + "Courier, `AsyncHTTPClientTransport(tls:)` | ratio | µs CPU per request, raw / Courier (tls:) | "
+                + "Courier, `CurlTransport(tls:)` | ratio | µs CPU per request |"
         )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         var summary: [String] = []
         for http2 in [false, true] {
             let authorityFile = FileManager.default.temporaryDirectory
@@ -75,9 +78,14 @@ enum Https {
                 print(
                     "| \(name) | \(concurrency) | \(Report.rate(rateOf(.raw))) | \(Report.rate(rateOf(.courierClientTls))) "
                         + "| \(Report.ratio(ratioOf(.courierClientTls))) | \(Report.rate(rateOf(.courierOptions))) "
-                        + "| \(Report.ratio(ratioOf(.courierOptions))) | \(cpuOf(.raw)) / \(cpuOf(.courierOptions)) |"
+                        + "| \(Report.ratio(ratioOf(.courierOptions))) | \(cpuOf(.raw)) / \(cpuOf(.courierOptions)) "
+                        + "| \(Report.rate(rateOf(.courierCurl))) | \(Report.ratio(ratioOf(.courierCurl))) "
+                        + "| \(cpuOf(.courierCurl)) |"
                 )
-                summary.append("\(name) \(concurrency): \(Report.ratio(ratioOf(.courierOptions)))")
+                summary.append(
+                    "\(name) \(concurrency): \(Report.ratio(ratioOf(.courierOptions))), "
+                        + "libcurl \(Report.ratio(ratioOf(.courierCurl)))"
+                )
             }
             try await httpClient.shutdown()
         }
@@ -110,11 +118,10 @@ enum Https {
             return {
                 (try? await provider.response(on: .items(size: .oneKilobyte), decodeBodyTo: [Item].self).get()) != nil
             }
-        case .courierOptions:
-            let provider = ApiProvider<BenchApi>(
-                baseUrl: baseUrl,
-                transport: AsyncHTTPClientTransport(tls: options)
-            )
+        case .courierOptions, .courierCurl:
+            let transport: any Transport =
+                client == .courierCurl ? CurlTransport(tls: options) : AsyncHTTPClientTransport(tls: options)
+            let provider = ApiProvider<BenchApi>(baseUrl: baseUrl, transport: transport)
             return {
                 (try? await provider.response(on: .items(size: .oneKilobyte), decodeBodyTo: [Item].self).get()) != nil
             }

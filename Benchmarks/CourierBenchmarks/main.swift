@@ -29,7 +29,8 @@ case "serve-https":
     try await BenchServer.run(server: TestServer.TLS(http2: arguments[1] == "h2").serverBuilder())
 
 case "https":
-    // https: HTTPS over AsyncHTTPClient at 1, 16 and 64 in flight, HTTP/1.1 beside HTTP/2, raw beside Courier.
+    // https: HTTPS at 1, 16 and 64 in flight, HTTP/1.1 beside HTTP/2: raw AsyncHTTPClient beside Courier over it and
+    // over libcurl.
     try await Https.report(duration: flightDuration)
 
 case "fault-soak":

@@ -148,14 +148,14 @@ public final class AsyncHTTPClientTransport: Transport {
         )
         let task = client.execute(request: outgoing, delegate: collecting, eventLoop: preference(for: bodyEnd))
         collecting.started(task)
-        let deadline = ExchangeTimeout()
+        let deadline = options.timeout.map { _ in ExchangeTimeout() }
         task.futureResult.whenComplete {
-            deadline.end()
+            deadline?.end()
             collecting.complete($0)
         }
         if let timeout = options.timeout {
             // Weakly: an exchange that ended lets its delegate, and what its completion holds, go before the timer fires.
-            deadline.start(on: options.timer, after: timeout) { [weak collecting] in
+            deadline?.start(on: options.timer, after: timeout) { [weak collecting] in
                 collecting?.timeOut()
             }
         }
@@ -180,15 +180,15 @@ public final class AsyncHTTPClientTransport: Transport {
             bodyEnd: bodyEnd
         )
         let task = client.execute(request: outgoing, delegate: delegate, eventLoop: preference(for: bodyEnd))
-        let deadline = ExchangeTimeout()
+        let deadline = options.timeout.map { _ in ExchangeTimeout() }
         task.futureResult.whenComplete { result in
-            deadline.end()
+            deadline?.end()
             outcome.deliver(
                 result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) }
             )
         }
         if let timeout = options.timeout {
-            deadline.start(on: options.timer, after: timeout) {
+            deadline?.start(on: options.timer, after: timeout) {
                 if outcome.deliver(.failure(URLError(.timedOut))) { task.cancel() }
             }
         }

@@ -18,8 +18,8 @@ final class CurlExchange: @unchecked Sendable {
     let isHead: Bool
     let receiver: (any ResponseBodyReceiver)?
     let outcomeDelivery: DeliverOnce
-    /// The request's timeout, cancelled when the exchange ends first.
-    let deadline = ExchangeTimeout()
+    /// The request's timeout, cancelled when the exchange ends first; `nil` without one.
+    let deadline: ExchangeTimeout?
     /// Whether the answer carries the sending's timings.
     let measuresTimings: Bool
     /// Whether the exchange sends the transport's cookies and keeps those its answer sets.
@@ -70,6 +70,7 @@ final class CurlExchange: @unchecked Sendable {
         receiver = options.responseBodyReceiver
         uploadProgress = options.uploadProgress
         measuresTimings = options.measuresTimings
+        deadline = options.timeout.map { _ in ExchangeTimeout() }
         self.uploadSize = uploadSize
         outcomeDelivery = DeliverOnce(completion)
         body = BodyCollector(limit: options.maximumResponseBodySize)
@@ -83,7 +84,7 @@ final class CurlExchange: @unchecked Sendable {
     /// Hands `result` to the caller unless a cancel or a timeout did first, and gives the handle back: called once,
     /// after the handle has left the multi handle (on the engine's thread) or before it joined it.
     func end(with result: Result<TransportResponse, any Error>) {
-        deadline.end()
+        deadline?.end()
         engine.recycle(easy, keepingCookies: keepsCookies)
         curl_slist_free_all(headerList)
         curl_slist_free_all(proxyHeaderList)
@@ -165,8 +166,11 @@ final class CurlExchange: @unchecked Sendable {
             return .failure(CurlErrors.error(for: code, of: self))
         }
         guard headTaken else { return .failure(URLError(.badServerResponse)) }
+        // The URL asked for, unless libcurl followed a redirect: parsing libcurl's copy of it costs every request.
+        var redirects = 0
+        _ = courier_curl_info_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
         var effective: UnsafePointer<CChar>?
-        _ = courier_curl_info_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        if redirects > 0 { _ = courier_curl_info_string(easy, CURLINFO_EFFECTIVE_URL, &effective) }
         let finalUrl = effective.flatMap { URL(string: String(cString: $0)) } ?? url
         var response = TransportResponse(
             url: finalUrl,

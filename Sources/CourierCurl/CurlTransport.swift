@@ -88,7 +88,7 @@ public final class CurlTransport: Transport {
         }
         if let timeout = options.timeout {
             // Weakly: an ended exchange is not held until the timer fires.
-            exchange.deadline.start(on: options.timer, after: timeout) { [weak exchange] in
+            exchange.deadline?.start(on: options.timer, after: timeout) { [weak exchange] in
                 guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.timedOut))) else { return }
                 engine.post(.stop(exchange, because: URLError(.timedOut)))
             }

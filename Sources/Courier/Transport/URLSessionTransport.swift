@@ -67,9 +67,9 @@ public final class URLSessionTransport: Transport {
         } else {
             task = session.dataTask(with: request)
         }
-        let deadline = ExchangeTimeout()
+        let deadline = options.timeout.map { _ in ExchangeTimeout() }
         delegate.register(task, options: options) { data, response, error in
-            deadline.end()
+            deadline?.end()
             if let error {
                 let classified = MalformedResponse.classifyingLibcurlError(TLSFailure.classifyingLibcurlError(error))
                 return completion(.failure(classified))
@@ -86,7 +86,7 @@ public final class URLSessionTransport: Transport {
         // transport's session with its connections, alive until then.
         let identifier = task.taskIdentifier
         if let timeout = options.timeout {
-            deadline.start(on: options.timer, after: timeout) {
+            deadline?.start(on: options.timer, after: timeout) {
                 delegate.stop(taskIdentifier: identifier, because: URLError(.timedOut))
             }
         }
