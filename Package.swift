@@ -224,6 +224,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "Courier",
+                "CourierCurl",
                 "CourierOpenAPI",
                 "CourierTestServer",
                 "GitHubExample",

@@ -6,14 +6,15 @@ import Foundation
 /// thread, sharing the multi handle's connections (kept alive, and multiplexed over HTTP/2 where a server offers it).
 ///
 /// libcurl's handles may be touched by one thread at a time, so other threads never call libcurl directly: they
-/// post a command (start, stop, read on) and wake the thread with `curl_multi_wakeup`, the one call libcurl allows
+/// post a command (start, stop, go on) and wake the thread with `curl_multi_wakeup`, the one call libcurl allows
 /// from any thread. The thread sleeps in `curl_multi_poll` until a socket, a timer of libcurl's or a command needs
 /// it.
 final class CurlEngine: @unchecked Sendable {
     enum Command {
         case start(CurlExchange)
         case stop(CurlExchange, because: any Error)
-        case readOn(CurlExchange)
+        /// The receiver asked for more, or a produced body's next part is ready: libcurl goes on where it waited.
+        case goOn(CurlExchange)
     }
 
     /// Touched by the engine's thread alone.
@@ -148,7 +149,7 @@ final class CurlEngine: @unchecked Sendable {
             // next frames (ending the stream from one of its callbacks sends the reset no sooner).
             curl_multi_remove_handle(multi, exchange.easy)
             exchange.end(with: .failure(reason))
-        case .readOn(let exchange):
+        case .goOn(let exchange):
             guard running[exchange.easy] === exchange else { return }
             // Going on hands libcurl's held-back bytes to the receiver at once; one that throws then ends the
             // exchange here, since libcurl only reports it.

@@ -80,7 +80,14 @@ extension CurlExchange {
     /// a redirect that libcurl follows, is passed over.
     private func headEnded() -> Bool {
         if (100..<200).contains(statusCode) { return true }
-        if followsRedirects, CurlRedirects.follows(statusCode: statusCode, fields: fields) { return true }
+        if followsRedirects, CurlRedirects.follows(statusCode: statusCode, fields: fields) {
+            // A 307 or 308 sends the body again, and a produced one has gone: refused here, before libcurl opens a
+            // connection to the target only to find it cannot rewind.
+            guard statusCode == 307 || statusCode == 308, let produced = requestBody?.produced, produced.hasBegun
+            else { return true }
+            stopReason = CurlProducedBody.resendRefusal
+            return false
+        }
         headTaken = true
         do {
             if let problem = MalformedResponse.framingProblem(

@@ -117,7 +117,7 @@ final class CurlExchange: @unchecked Sendable {
         do {
             try receiver.receive(Data(part)) { [weak self] in
                 guard let self, pause.readMore() else { return }
-                engine.post(.readOn(self))
+                engine.post(.goOn(self))
             }
         } catch {
             stopReason = error
@@ -128,11 +128,23 @@ final class CurlExchange: @unchecked Sendable {
         return part.count
     }
 
-    /// The request body's next bytes, into `buffer`: the count written, 0 at the end.
+    /// The request body's next bytes, into `buffer`: the count written, 0 at the end, or libcurl's word to wait
+    /// while a produced body's next part is made.
     func giveBodyBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let requestBody else { return 0 }
         do {
-            return try requestBody.read(into: buffer)
+            let read = try requestBody.read(into: buffer) { [weak self] in
+                guard let self else { return }
+                engine.post(.goOn(self))
+            }
+            switch read {
+            case .bytes(let count): return count
+            case .end: return 0
+            case .notYet: return Int(CURL_READFUNC_PAUSE)
+            case .failed(let error):
+                stopReason = error
+                return Int(CURL_READFUNC_ABORT)
+            }
         } catch {
             stopReason = error
             return Int(CURL_READFUNC_ABORT)
@@ -141,11 +153,15 @@ final class CurlExchange: @unchecked Sendable {
 
     var reportsUpload: Bool { uploadProgress != nil }
 
-    /// The request body from `offset` again: `false` when it cannot be (libcurl then fails the sending).
+    /// The request body from `offset` again: `false` when it cannot be (libcurl then fails the sending, with the
+    /// reason kept here when there is one).
     func restartBody(at offset: Int64) -> Bool {
         do {
             try requestBody?.seek(to: offset)
             return requestBody != nil
+        } catch let refusal as InvalidRequestError {
+            stopReason = refusal
+            return false
         } catch {
             return false
         }

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A request body as libcurl's read callback takes it: bytes in memory, or a file read as it is sent.
+/// A request body as libcurl's read callback takes it: bytes in memory, a file read as it is sent, or a body produced
+/// while it is sent.
 final class CurlRequestBody {
     private enum Source {
         case bytes(Data, offset: Int)
         case file(FileHandle)
+        case produced(CurlProducedBody)
     }
 
     private var source: Source
@@ -16,6 +18,17 @@ final class CurlRequestBody {
         length = Int64(data.count)
     }
 
+    init(_ produced: CurlProducedBody) {
+        source = .produced(produced)
+        length = produced.length
+    }
+
+    /// The body produced while it is sent, if it is one.
+    var produced: CurlProducedBody? {
+        guard case .produced(let produced) = source else { return nil }
+        return produced
+    }
+
     init(file: URL) throws {
         source = .file(try FileHandle(forReadingFrom: file))
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
@@ -23,8 +36,23 @@ final class CurlRequestBody {
     }
 
     /// Copies the next bytes into `buffer`: how many, 0 at the end.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    func read(
+        into buffer: UnsafeMutableRawBufferPointer,
+        whenReady: @escaping @Sendable () -> Void
+    ) throws -> CurlProducedBody.Read {
         switch source {
+        case .produced(let produced):
+            return produced.read(into: buffer, whenReady: whenReady)
+        case .bytes, .file:
+            let count = try read(into: buffer)
+            return count > 0 ? .bytes(count) : .end
+        }
+    }
+
+    private func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        switch source {
+        case .produced:
+            return 0
         case .bytes(let data, let offset):
             let count = min(buffer.count, data.count - offset)
             guard count > 0 else { return 0 }
@@ -47,10 +75,16 @@ final class CurlRequestBody {
             source = .bytes(data, offset: Int(offset))
         case .file(let handle):
             try handle.seek(toOffset: UInt64(max(offset, 0)))
+        case .produced(let produced):
+            guard produced.canRestart(at: offset) else { throw CurlProducedBody.resendRefusal }
         }
     }
 
     func close() {
-        if case .file(let handle) = source { try? handle.close() }
+        switch source {
+        case .file(let handle): try? handle.close()
+        case .produced(let produced): produced.stop()
+        case .bytes: break
+        }
     }
 }

@@ -10,8 +10,11 @@ import FoundationNetworking
 /// An easy handle set up for one request as built: its URL, method, header fields and body, the callbacks that
 /// gather the answer, and its TLS options.
 enum CurlSetup {
-    /// The request's body: its own bytes, its stream read whole, or the body file read as it is sent.
-    static func body(of request: URLRequest, file: URL?) throws -> CurlRequestBody? {
+    /// The request's body: its own bytes, its stream read whole, the body file read as it is sent, or a body
+    /// produced while it is sent.
+    static func body(of request: URLRequest, options: TransportOptions) throws -> CurlRequestBody? {
+        let file = options.bodyFile
+        if let produced = options.requestBody { return CurlRequestBody(CurlProducedBody(produced)) }
         if let data = request.httpBody { return CurlRequestBody(data) }
         if let stream = request.httpBodyStream { return CurlRequestBody(try readAll(stream)) }
         if let file { return try CurlRequestBody(file: file) }

@@ -59,7 +59,7 @@ public final class CurlTransport: Transport {
         }
         let body: CurlRequestBody?
         do {
-            body = try CurlSetup.body(of: request, file: options.bodyFile)
+            body = try CurlSetup.body(of: request, options: options)
         } catch {
             engine.recycle(easy, keepingCookies: keepsCookies)
             completion(.failure(error))
@@ -99,3 +99,7 @@ public final class CurlTransport: Transport {
         }
     }
 }
+
+/// A body produced while it is sent goes out part by part, each asked of the producer once libcurl has taken the one
+/// before.
+extension CurlTransport: RequestBodyStreaming {}

@@ -50,18 +50,20 @@ extension MicroyaStyleApi: Endpoint {
     }
 }
 
-/// The names Microya code uses, with the meaning it expects, against the loopback server.
+/// The names Microya code uses, with the meaning it expects, against the loopback server over each transport.
 @Suite struct MicroyaSpellingsTests {
-    @Test func encodableHelpersSendJsonEncodedByTheEndpointsEncoder() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func encodableHelpersSendJsonEncodedByTheEndpointsEncoder(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let provider = ApiProvider<MicroyaStyleApi>(baseUrl: server.baseUrl)
             let note = Note(title: "Zoë \"quoted\"")
-            let created = try await provider.response(on: .create(note: note), decodeBodyTo: ReceivedRequest.self).get()
-            let renamed = try await provider.response(
-                on: .rename(id: 4, note: note),
-                decodeBodyTo: ReceivedRequest.self
-            )
-            .get()
+            let (created, renamed) = try await kind.withProvider(MicroyaStyleApi.self, baseUrl: server.baseUrl) {
+                provider in
+                (
+                    try await provider.response(on: .create(note: note), decodeBodyTo: ReceivedRequest.self).get(),
+                    try await provider.response(on: .rename(id: 4, note: note), decodeBodyTo: ReceivedRequest.self)
+                        .get()
+                )
+            }
             for (received, method) in [(created, "POST"), (renamed, "PATCH")] {
                 #expect(received.method == method)
                 #expect(received.header("Content-Type") == "application/json")
@@ -70,18 +72,22 @@ extension MicroyaStyleApi: Endpoint {
         }
     }
 
-    @Test func queryItemHelpersSendAFormInOrderWithAnEmptyValueForNil() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func queryItemHelpersSendAFormInOrderWithAnEmptyValueForNil(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let provider = ApiProvider<MicroyaStyleApi>(baseUrl: server.baseUrl)
             let terms = [
                 URLQueryItem(name: "q", value: "a b&c=d+é"),
                 URLQueryItem(name: "empty", value: nil),
                 URLQueryItem(name: "q", value: "2"),
             ]
-            let searched = try await provider.response(on: .search(terms: terms), decodeBodyTo: ReceivedRequest.self)
-                .get()
-            let tagged = try await provider.response(on: .tag(id: 1, terms: terms), decodeBodyTo: ReceivedRequest.self)
-                .get()
+            let (searched, tagged) = try await kind.withProvider(MicroyaStyleApi.self, baseUrl: server.baseUrl) {
+                provider in
+                (
+                    try await provider.response(on: .search(terms: terms), decodeBodyTo: ReceivedRequest.self).get(),
+                    try await provider.response(on: .tag(id: 1, terms: terms), decodeBodyTo: ReceivedRequest.self)
+                        .get()
+                )
+            }
             let expected: [ReceivedRequest.Field] = [
                 .init(name: "q", value: "a b&c=d+é"), .init(name: "empty", value: ""), .init(name: "q", value: "2"),
             ]
