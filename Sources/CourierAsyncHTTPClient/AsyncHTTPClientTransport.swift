@@ -148,16 +148,19 @@ public final class AsyncHTTPClientTransport: Transport {
         )
         let task = client.execute(request: outgoing, delegate: collecting, eventLoop: preference(for: bodyEnd))
         collecting.started(task)
-        let deadline = options.timeout.map { _ in ExchangeTimeout() }
+        guard let timeout = options.timeout else {
+            // Without a timeout the completion holds the delegate alone: one closure context fewer per request.
+            task.futureResult.whenComplete { collecting.complete($0) }
+            return { collecting.cancel() }
+        }
+        let deadline = ExchangeTimeout()
         task.futureResult.whenComplete {
-            deadline?.end()
+            deadline.end()
             collecting.complete($0)
         }
-        if let timeout = options.timeout {
-            // Weakly: an exchange that ended lets its delegate, and what its completion holds, go before the timer fires.
-            deadline?.start(on: options.timer, after: timeout) { [weak collecting] in
-                collecting?.timeOut()
-            }
+        // Weakly: an exchange that ended lets its delegate, and what its completion holds, go before the timer fires.
+        deadline.start(on: options.timer, after: timeout) { [weak collecting] in
+            collecting?.timeOut()
         }
         return { collecting.cancel() }
     }

@@ -63,7 +63,8 @@ extension CurlExchange {
 
     /// `HTTP/1.1 200 OK`: the version and the three digits of the status (libcurl has checked the line's form).
     private func readStatusLine(_ line: UnsafeRawBufferPointer) {
-        fields = [:]
+        // Room for a usual answer's fields at once, rather than growing three times on the way.
+        fields = Dictionary(minimumCapacity: 8)
         let space = line.firstIndex(of: UInt8(ascii: " ")) ?? line.count
         let version = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<space]), as: UTF8.self)
         httpVersion = version == "HTTP/2" ? "HTTP/2.0" : version
