@@ -55,6 +55,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // `CurlTransport`, the default transport on Linux: libcurl is already there (FoundationNetworking
+                // links it); building needs its headers (`libcurl4-openssl-dev`).
+                .target(name: "CCourierCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CLibcurl", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(
@@ -76,7 +80,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CCourierCurl", dependencies: ["CLibcurl"]),
-        .target(name: "CourierCurl", dependencies: ["Courier", "CCourierCurl", "CLibcurl"]),
+        // `CurlTransport` is in `Courier` now (on Linux); the product stays for packages that name it.
+        .target(name: "CourierCurl", dependencies: ["Courier"]),
         .target(
             name: "CourierCombine",
             dependencies: [

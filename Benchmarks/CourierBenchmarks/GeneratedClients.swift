@@ -23,7 +23,7 @@ enum GeneratedClients {
         func make(httpClient: HTTPClient) -> any ClientTransport {
             switch self {
             case .openAPIURLSession: OpenAPIURLSession.URLSessionTransport()
-            case .courierURLSession: ApiProvider<OpenAPIOperation>()
+            case .courierURLSession: ApiProvider<OpenAPIOperation>(transport: Courier.URLSessionTransport())
             case .openAPIAsyncHTTPClient:
                 OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport(configuration: .init(client: httpClient))
             case .courierAsyncHTTPClient:

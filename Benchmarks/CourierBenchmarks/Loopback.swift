@@ -40,7 +40,7 @@ enum Loopback {
                 return (try? decoder.decode([Item].self, from: data)) != nil
             }
         case .courierUrlSession:
-            let provider = ApiProvider<BenchApi>(baseUrl: baseUrl)
+            let provider = ApiProvider<BenchApi>(baseUrl: baseUrl, transport: URLSessionTransport())
             return { (try? await provider.response(on: .items(size: size), decodeBodyTo: [Item].self).get()) != nil }
         case .rawAsyncHttpClient:
             return rawAsyncHttpClient(url: url, httpClient: httpClient)

@@ -83,7 +83,7 @@ enum Transfers {
         switch transport {
         case "asyncHTTPClient": ApiProvider(baseUrl: baseUrl, transport: AsyncHTTPClientTransport())
         case "curl": ApiProvider(baseUrl: baseUrl, transport: CurlTransport())
-        default: ApiProvider(baseUrl: baseUrl)
+        default: ApiProvider(baseUrl: baseUrl, transport: URLSessionTransport())
         }
     }
 

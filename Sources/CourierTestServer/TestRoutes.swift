@@ -48,9 +48,10 @@ enum TestRoutes {
             return response
         }
         // Any method: a 307 or 308 keeps it and its body, a 303 turns it into a GET.
-        for method in [HTTPRequest.Method.get, .post, .put, .delete] {
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/redirect", method: method) { request, _ in
-                let target = request.uri.queryParameters["to"].map(String.init) ?? "/echo"
+                var target = request.uri.queryParameters["to"].map(String.init) ?? "/echo"
+                if target == "loop" { target = request.uri.description }
                 let code = Int(request.uri.queryParameters["status"] ?? "") ?? 302
                 return Response(status: .init(code: code), headers: [.location: target])
             }

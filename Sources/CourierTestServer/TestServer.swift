@@ -14,7 +14,8 @@ import Logging
 /// - `/slow?ms=N`: answers `{"sleptMilliseconds": N}` after N milliseconds.
 /// - `/drop`: promises 1,000 bytes, sends 7 and closes the connection.
 /// - `/challenge`: 401 with `WWW-Authenticate: Basic realm="courier"` and a JSON error body.
-/// - `/redirect?to=URL[&status=302]` (GET, POST, PUT, DELETE): a redirect to `URL`.
+/// - `/redirect?to=URL[&status=302]` (GET, POST, PUT, PATCH, DELETE): a redirect to `URL`, or
+///   to itself for `to=loop`.
 /// - `/set-cookie?name=value`: sets the cookie `name=value`.
 /// - `/drip`, `/bytes`: slow and large answers (see `StreamingRoutes`).
 /// - `/sink` (POST, PUT): reads a body of any size as a stream and answers a ``SinkReport``; `/relay` (POST) sends

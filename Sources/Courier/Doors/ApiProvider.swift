@@ -78,9 +78,11 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - baseUrl: Overrides every endpoint's base URL (e.g. a staging server or a test server); `nil` keeps
     ///     the endpoints' own.
     ///   - plugins: Called for every request, in this order.
-    ///   - sessionConfiguration: The configuration of the provider's own `URLSession`. The default, a fresh
-    ///     `.ephemeral` configuration, keeps cookies, credentials and cache in memory and to this provider
-    ///     alone; pass a configuration that uses shared storage to share it.
+    ///   - sessionConfiguration: The configuration of the provider's own `URLSession`, or `nil` (the default) for
+    ///     the platform's default transport: on Apple platforms a `URLSession` with a fresh `.ephemeral`
+    ///     configuration, on Linux a ``CurlTransport`` of its own (libcurl directly, without FoundationNetworking's
+    ///     limits). Either keeps cookies in memory and to this provider alone. A configuration given means
+    ///     `URLSession` on every platform; pass one that uses shared storage to share it.
     ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's, the waits of a
     ///     retry or a Server-Sent Events reconnection that has no scheduler of its own, and the cache's entries'
     ///     age): `nil` for real time; a ``TestScheduler`` makes a test's timeouts and waits virtual, over the network
@@ -89,14 +91,16 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     public convenience init(
         baseUrl: URL? = nil,
         plugins: [Plugin<EndpointType>] = [],
-        sessionConfiguration: URLSessionConfiguration = .ephemeral,
+        sessionConfiguration: URLSessionConfiguration? = nil,
         scheduler: (any Scheduler)? = nil,
         cache: HttpCache? = nil
     ) {
         self.init(
             baseUrl: baseUrl,
             plugins: plugins,
-            carrier: .network(URLSessionTransport(configuration: sessionConfiguration)),
+            carrier: .network(
+                sessionConfiguration.map { URLSessionTransport(configuration: $0) } ?? defaultTransport()
+            ),
             scheduler: scheduler,
             cache: cache
         )
@@ -126,7 +130,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///
     /// A mocked provider opens no connection and creates no `URLSession`; its requests still go through the
     /// plugins and the decoding of a live one. Passing `nil` makes a provider that uses the network, with the
-    /// default session configuration.
+    /// default transport.
     /// - Parameters:
     ///   - baseUrl: Overrides every endpoint's base URL; it shows in the requests the plugins and mocks see.
     ///   - plugins: Called for every request, in this order.
@@ -147,7 +151,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     }
 
     /// Creates a provider whose sendings go through `answerSteps` before the mocks of `mockingBehavior` when it is
-    /// given, else before `transport` (a ``URLSessionTransport`` of its own by default): for the products and tests
+    /// given, else before `transport` (the default transport when none is given): for the products and tests
     /// that build on the answer-step seam.
     package convenience init(
         baseUrl: URL? = nil,
@@ -160,7 +164,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.init(
             baseUrl: baseUrl,
             plugins: plugins,
-            carrier: mockingBehavior.map { .mocks($0) } ?? .network(transport ?? URLSessionTransport()),
+            carrier: mockingBehavior.map { .mocks($0) } ?? .network(transport ?? defaultTransport()),
             scheduler: scheduler,
             answerSteps: answerSteps
         )

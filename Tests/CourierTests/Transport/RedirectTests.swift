@@ -48,7 +48,12 @@ import Testing
                 let sentToOrigin = try #require(await origin.receivedRequests().first)
                 #expect(sentToOrigin.header("Authorization") == "Bearer from-endpoint")
                 #expect(sentToOrigin.header("Cookie") == "session=secret")
+                // A proxy's credentials: the default transport on Linux (libcurl) sends them to a proxy alone.
+                #if os(Linux)
+                #expect(sentToOrigin.header("Proxy-Authorization") == nil)
+                #else
                 #expect(sentToOrigin.header("Proxy-Authorization") == "Basic cHJveHk6c2VjcmV0")
+                #endif
                 let landed = try result.get()
                 #expect(landed.header("Authorization") == nil)
                 #expect(landed.header("Cookie") == nil)

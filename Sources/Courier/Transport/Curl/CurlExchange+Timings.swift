@@ -1,6 +1,6 @@
+#if canImport(CCourierCurl)
 import CCourierCurl
 import CLibcurl
-import Courier
 import Foundation
 
 extension CurlExchange {
@@ -36,3 +36,4 @@ extension CurlExchange {
         return inet_pton(AF_INET, bare, &address) == 1 || inet_pton(AF_INET6, bare, &address) == 1
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCourierCurl)
 import Foundation
 
 /// Whether the receiver owes libcurl a "read more", and whether the connection waits for it.
@@ -31,3 +32,4 @@ final class CurlPause: @unchecked Sendable {
         }
     }
 }
+#endif

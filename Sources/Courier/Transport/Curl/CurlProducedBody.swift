@@ -1,4 +1,4 @@
-import Courier
+#if canImport(CCourierCurl)
 import Foundation
 
 /// A request body produced while it is sent: libcurl's read callback takes what the producer has handed over, and
@@ -94,7 +94,7 @@ final class CurlProducedBody: @unchecked Sendable {
     }
 
     static let resendRefusal = InvalidRequestError(
-        reason: "the request body was produced while it was sent and cannot be sent again (to follow a 307 or 308 "
-            + "redirect, or on a new connection when a kept-alive one had closed)"
+        reason: "the request body was produced while it was sent and cannot be sent again to follow a redirect"
     )
 }
+#endif

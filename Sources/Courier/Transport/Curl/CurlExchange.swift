@@ -1,6 +1,6 @@
+#if canImport(CCourierCurl)
 import CCourierCurl
 import CLibcurl
-import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -38,8 +38,11 @@ final class CurlExchange: @unchecked Sendable {
     var statusCode = 0
     var httpVersion = "HTTP/1.1"
     var fields: [String: String] = [:]
-    /// Whether libcurl follows this request's redirects (see `CurlSetup`).
-    var followsRedirects = true
+    /// Whether libcurl follows this request's redirects; else the exchange ends with the first as a ``CurlRedirect``
+    /// for its ``CurlRedirectChain`` to follow.
+    var libcurlFollowsRedirects = true
+    /// The redirect the exchange ends with, for its chain to follow; its body is passed over.
+    var redirect: CurlRedirect?
     /// Whether the final head (not an informational one, nor a redirect libcurl follows) has been taken.
     var headTaken = false
     var headerBytes = 0
@@ -101,6 +104,7 @@ final class CurlExchange: @unchecked Sendable {
     /// collector, under its limit.
     func takeBodyPart(_ part: UnsafeRawBufferPointer) -> Int {
         if stopReason != nil { return 0 }
+        if redirect != nil { return part.count }
         guard let receiver else {
             do {
                 try body.append(contentsOf: part)
@@ -159,8 +163,11 @@ final class CurlExchange: @unchecked Sendable {
         do {
             try requestBody?.seek(to: offset)
             return requestBody != nil
-        } catch let refusal as InvalidRequestError {
-            stopReason = refusal
+        } catch is InvalidRequestError {
+            // 307 and 308 are refused before this (`headEnded`): this is libcurl sending the body again on a new
+            // connection, the kept-alive one having closed under it. Lost like any connection, for a retry to send
+            // the body anew; never an invalid request.
+            stopReason = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: url])
             return false
         } catch {
             return false
@@ -181,6 +188,7 @@ final class CurlExchange: @unchecked Sendable {
         guard code == CURLE_OK else {
             return .failure(CurlErrors.error(for: code, of: self))
         }
+        if let redirect { return .failure(redirect) }
         guard headTaken else { return .failure(URLError(.badServerResponse)) }
         // The URL asked for, unless libcurl followed a redirect: parsing libcurl's copy of it costs every request.
         var redirects = 0
@@ -204,3 +212,4 @@ final class CurlExchange: @unchecked Sendable {
         String(cString: errorWords)
     }
 }
+#endif

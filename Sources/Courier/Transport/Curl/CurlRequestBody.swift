@@ -1,3 +1,4 @@
+#if canImport(CCourierCurl)
 import Foundation
 
 /// A request body as libcurl's read callback takes it: bytes in memory, a file read as it is sent, or a body produced
@@ -88,3 +89,4 @@ final class CurlRequestBody {
         }
     }
 }
+#endif

@@ -1,5 +1,5 @@
+#if canImport(CCourierCurl)
 import CLibcurl
-import Courier
 import Foundation
 
 /// Reading the head libcurl hands over line by line, on the engine's thread.
@@ -81,7 +81,11 @@ extension CurlExchange {
     /// a redirect that libcurl follows, is passed over.
     private func headEnded() -> Bool {
         if (100..<200).contains(statusCode) { return true }
-        if followsRedirects, CurlRedirects.follows(statusCode: statusCode, fields: fields) {
+        if CurlRedirects.follows(statusCode: statusCode, fields: fields) {
+            guard libcurlFollowsRedirects else {
+                redirect = CurlRedirect(statusCode: statusCode, location: field("Location") ?? "")
+                return true
+            }
             // A 307 or 308 sends the body again, and a produced one has gone: refused here, before libcurl opens a
             // connection to the target only to find it cannot rewind.
             guard statusCode == 307 || statusCode == 308, let produced = requestBody?.produced, produced.hasBegun
@@ -115,3 +119,4 @@ extension CurlExchange {
         HeaderFields.field(name, in: fields)
     }
 }
+#endif

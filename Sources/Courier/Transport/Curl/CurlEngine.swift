@@ -1,3 +1,4 @@
+#if canImport(CCourierCurl)
 import CCourierCurl
 import CLibcurl
 import Foundation
@@ -185,9 +186,14 @@ enum CurlLibrary {
         _ = initialized
     }
 
+    /// The `User-Agent` of a request without one, as FoundationNetworking writes it: e.g.
+    /// "MyService (unknown version) curl/7.88.1".
+    static let userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(version)"
+
     /// The libcurl version this process runs, e.g. "7.88.1".
     static var version: String {
         guard let info = curl_version_info(CURLVERSION_ELEVENTH), let version = info.pointee.version else { return "" }
         return String(cString: version)
     }
 }
+#endif

@@ -1,6 +1,6 @@
+#if canImport(CCourierCurl)
 import CCourierCurl
 import CLibcurl
-import Courier
 import Foundation
 
 /// `TLSOptions` as libcurl's options: trust roots and the client identity as in-memory blobs, the oldest version,
@@ -79,3 +79,4 @@ enum CurlTLS {
         }
     }
 }
+#endif

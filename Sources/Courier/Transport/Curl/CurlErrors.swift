@@ -1,6 +1,6 @@
+#if canImport(CCourierCurl)
 import CCourierCurl
 import CLibcurl
-import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -61,8 +61,12 @@ enum CurlErrors {
         case CURLE_SSL_CERTPROBLEM:
             return InvalidRequestError(reason: "the TLS client identity cannot be used: \(described)")
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return TLSFailure.publicKeyMismatch.urlError(underlying: urlError(.secureConnectionFailed), detail: described)
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_SHUTDOWN_FAILED,
+            return TLSFailure.publicKeyMismatch.urlError(
+                underlying: urlError(.secureConnectionFailed),
+                detail: described
+            )
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CIPHER,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_SHUTDOWN_FAILED,
             CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
             let failure = tlsFailure(verifyResult: exchange.verifyResult, words: described) ?? .handshakeFailed
             return failure.urlError(underlying: urlError(.secureConnectionFailed), detail: described)
@@ -97,3 +101,4 @@ extension CurlExchange {
         return result
     }
 }
+#endif

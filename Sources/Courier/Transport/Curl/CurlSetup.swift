@@ -1,6 +1,6 @@
+#if canImport(CCourierCurl)
 import CCourierCurl
 import CLibcurl
-import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -39,12 +39,23 @@ enum CurlSetup {
         set(CURLOPT_URL, exchange.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        // libcurl 7.88 sends a method it was given by name (PUT, PATCH, DELETE) on after a redirect, even a 303, which
-        // asks for a GET: a request with such a method is not redirected here, and its 3xx is its answer.
+        // Else Courier follows them (`CurlRedirectChain`).
         let method = request.httpMethod ?? "GET"
-        exchange.followsRedirects = ["GET", "HEAD", "POST"].contains(method)
-        set(CURLOPT_FOLLOWLOCATION, exchange.followsRedirects ? 1 : 0)
-        set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
+        if exchange.libcurlFollowsRedirects {
+            set(CURLOPT_FOLLOWLOCATION, 1)
+            set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
+        }
+        // The request's `timeoutInterval` (60 s unless set) is how long it may stay idle, as over URLSession: libcurl
+        // ends a connection attempt that takes longer, and a transfer that moved less than a byte a second for that
+        // long (not while a reader holds it paused). In whole seconds, as FoundationNetworking counts it. The
+        // endpoint's own timeout, to the millisecond, is the transport's (`TransportOptions.timeout`).
+        let idle = request.timeoutInterval
+        if idle > 0, idle < Double(Int32.max) {
+            let seconds = max(1, Int(idle))
+            set(CURLOPT_CONNECTTIMEOUT, seconds)
+            set(CURLOPT_LOW_SPEED_LIMIT, 1)
+            set(CURLOPT_LOW_SPEED_TIME, seconds)
+        }
         // Every encoding this libcurl can inflate, asked for and decoded, as URLSession does on Linux.
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
@@ -89,7 +100,11 @@ enum CurlSetup {
             _ = courier_curl_set_progress_callback(easy, progress)
             _ = courier_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
         }
-        let (serverFields, proxyFields) = headerLists(of: request, hasBody: body != nil)
+        let (serverFields, proxyFields, hasUserAgent) = headerLists(of: request, hasBody: body != nil)
+        if !hasUserAgent {
+            // What URLSession sends on Linux; some APIs refuse a request without one.
+            set(CURLOPT_USERAGENT, CurlLibrary.userAgent)
+        }
         exchange.headerList = serverFields
         exchange.proxyHeaderList = proxyFields
         _ = courier_curl_set_pointer(easy, CURLOPT_HTTPHEADER, serverFields)
@@ -114,7 +129,7 @@ enum CurlSetup {
     private static func headerLists(
         of request: URLRequest,
         hasBody: Bool
-    ) -> (server: UnsafeMutablePointer<curl_slist>?, proxy: UnsafeMutablePointer<curl_slist>?) {
+    ) -> (server: UnsafeMutablePointer<curl_slist>?, proxy: UnsafeMutablePointer<curl_slist>?, hasUserAgent: Bool) {
         let fields = request.allHTTPHeaderFields ?? [:]
         var serverLines: [String] = []
         var proxyLines: [String] = []
@@ -125,7 +140,7 @@ enum CurlSetup {
         let names = Set(fields.keys.map { $0.lowercased() })
         if !names.contains("expect") { serverLines.append("Expect:") }
         if hasBody, !names.contains("content-type") { serverLines.append("Content-Type:") }
-        return (list(of: serverLines), list(of: proxyLines))
+        return (list(of: serverLines), list(of: proxyLines), names.contains("user-agent"))
     }
 
     private static func list(of lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
@@ -136,7 +151,7 @@ enum CurlSetup {
         return list
     }
 
-    private static func readAll(_ stream: InputStream) throws -> Data {
+    static func readAll(_ stream: InputStream) throws -> Data {
         var data = Data()
         let size = 64 * 1024
         var buffer = [UInt8](repeating: 0, count: size)
@@ -184,3 +199,4 @@ enum CurlSetup {
         return 0
     }
 }
+#endif

@@ -1,0 +1,117 @@
+#if canImport(CCourierCurl)
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request whose redirects Courier follows itself, one exchange per hop: libcurl 7.88 would send a method it was
+/// given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect, even a 303, which asks for a `GET`.
+///
+/// The chain owns what spans its hops: the caller's one completion, the request's timeout and its cancellation.
+final class CurlRedirectChain: Sendable {
+    private struct State {
+        var current: CurlExchange?
+        var stopped = false
+    }
+
+    private let transport: CurlTransport
+    private let engine: CurlEngine
+    private let options: TransportOptions
+    private let delivery: DeliverOnce
+    private let deadline: ExchangeTimeout?
+    private let state = Locked(State())
+
+    init(
+        transport: CurlTransport,
+        engine: CurlEngine,
+        options: TransportOptions,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        self.transport = transport
+        self.engine = engine
+        self.options = options
+        delivery = DeliverOnce(completion)
+        deadline = options.timeout.map { _ in ExchangeTimeout() }
+    }
+
+    /// Sends `request`'s first hop; returns what cancels the whole chain.
+    func start(_ request: URLRequest) -> @Sendable () -> Void {
+        var request = request
+        var hopOptions = options
+        // The chain's, not each hop's.
+        hopOptions.timeout = nil
+        if let stream = request.httpBodyStream {
+            // Read once, so that a redirect that keeps the body can send it again.
+            do {
+                request.httpBody = try CurlSetup.readAll(stream)
+                request.httpBodyStream = nil
+            } catch {
+                delivery.deliver(.failure(error))
+                return {}
+            }
+        }
+        if let timeout = options.timeout {
+            deadline?.start(on: options.timer, after: timeout) { [weak self] in
+                self?.stop(because: URLError(.timedOut))
+            }
+        }
+        send(request, options: hopOptions, followed: 0)
+        return { [weak self] in self?.stop(because: URLError(.cancelled)) }
+    }
+
+    private func send(_ request: URLRequest, options hopOptions: TransportOptions, followed: Int) {
+        let exchange = transport.exchange(for: request, options: hopOptions, libcurlFollowsRedirects: false) {
+            [self] result in
+            hopEnded(with: result, of: request, options: hopOptions, followed: followed)
+        }
+        guard let exchange else { return }
+        // Under the chain's lock, so that a cancel either finds the hop started or keeps it from starting.
+        let started = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.current = exchange
+            return engine.post(.start(exchange))
+        }
+        if !started { exchange.end(with: .failure(URLError(.cancelled))) }
+    }
+
+    private func hopEnded(
+        with result: Result<TransportResponse, any Error>,
+        of request: URLRequest,
+        options hopOptions: TransportOptions,
+        followed: Int
+    ) {
+        guard case .failure(let redirect as CurlRedirect) = result else {
+            finish(with: result)
+            return
+        }
+        do {
+            let (next, nextOptions) = try CurlRedirects.request(
+                following: redirect,
+                of: request,
+                options: hopOptions,
+                followed: followed
+            )
+            send(next, options: nextOptions, followed: followed + 1)
+        } catch {
+            finish(with: .failure(error))
+        }
+    }
+
+    private func finish(with result: Result<TransportResponse, any Error>) {
+        deadline?.end()
+        state.withLock { $0.current = nil }
+        delivery.deliver(result)
+    }
+
+    private func stop(because reason: any Error) {
+        guard delivery.deliver(.failure(reason)) else { return }
+        deadline?.end()
+        state.withLock { state in
+            state.stopped = true
+            if let current = state.current { engine.post(.stop(current, because: reason)) }
+            state.current = nil
+        }
+    }
+}
+#endif

@@ -1,0 +1,86 @@
+#if canImport(CCourierCurl)
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Which answers are redirects to follow, and the request that follows one when Courier follows it rather than
+/// libcurl (see ``CurlRedirectChain``).
+enum CurlRedirects {
+    /// The most redirects followed, as URLSession allows.
+    static let limit = 16
+
+    /// Whether libcurl follows the redirects of a request with `method` itself: it turns a `POST` into a `GET` where
+    /// HTTP asks for it, but sends a method it was given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect,
+    /// even a 303.
+    static func libcurlFollows(_ method: String) -> Bool {
+        method == "GET" || method == "HEAD" || method == "POST"
+    }
+
+    static func follows(statusCode: Int, fields: [String: String]) -> Bool {
+        guard (300..<400).contains(statusCode), statusCode != 304 else { return false }
+        // libcurl passes over an empty `Location`: the 3xx is then the answer.
+        guard let location = HeaderFields.field("Location", in: fields) else { return false }
+        return !location.allSatisfy { $0 == " " || $0 == "\t" }
+    }
+
+    /// The request that follows `redirect` of `request`, by HTTP's rules (RFC 9110, section 15.4) and Courier's: a
+    /// 303 asks for a `GET` without the body and its fields, the other codes keep the method and the body; a target
+    /// of another origin (scheme, host or port) gets no `Authorization` and no `Cookie` field of the request's own.
+    /// - Parameters:
+    ///   - followed: How many redirects were followed before this one.
+    ///   - options: The options of the request; those of the next are returned with it.
+    static func request(
+        following redirect: CurlRedirect,
+        of request: URLRequest,
+        options: TransportOptions,
+        followed: Int
+    ) throws -> (URLRequest, TransportOptions) {
+        guard let origin = request.url,
+            let target = URL(string: redirect.location, relativeTo: origin)?.absoluteURL
+        else {
+            throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+        }
+        guard followed < limit else {
+            throw URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: target])
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: target])
+        }
+        var next = request
+        var nextOptions = options
+        next.url = target
+        if redirect.statusCode == 303 {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            nextOptions.bodyFile = nil
+            nextOptions.requestBody = nil
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        } else if options.requestBody != nil {
+            throw CurlProducedBody.resendRefusal
+        }
+        if !sameOrigin(origin, target) {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+            next.setValue(nil, forHTTPHeaderField: "Cookie")
+        }
+        return (next, nextOptions)
+    }
+
+    private static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
+        func port(of url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return one.scheme?.lowercased() == other.scheme?.lowercased()
+            && one.host?.lowercased() == other.host?.lowercased()
+            && port(of: one) == port(of: other)
+    }
+}
+
+/// A redirect that Courier follows: the answer of one exchange of a ``CurlRedirectChain``, never a caller's.
+struct CurlRedirect: Error {
+    let statusCode: Int
+    let location: String
+}
+#endif

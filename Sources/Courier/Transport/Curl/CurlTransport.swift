@@ -1,0 +1,132 @@
+// libcurl's transport: built where the package links libcurl (Linux).
+#if canImport(CCourierCurl)
+import CCourierCurl
+import CLibcurl
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends Courier requests with libcurl directly: one multi handle on a thread of its own carries every request of
+/// the transport, keeping connections alive and multiplexing requests over HTTP/2 where a server offers it. On Linux
+/// it is what `ApiProvider()` sends over, a transport of its own for each provider.
+///
+/// It reports failures as every Courier transport does (the list is on ``Transport``), applies all of
+/// ``TLSOptions`` (pinned public keys included), reads TLS failures from OpenSSL's verification result, and lets a
+/// slow reader of a download or a stream hold the connection instead of filling memory. It decompresses gzip,
+/// deflate and Brotli answers, follows redirects (at most 16: a 303 as a `GET`, a 307 or 308 with the method and
+/// body; one to another host, port or scheme does not carry `Authorization` or `Cookie`), and takes proxies from
+/// `http_proxy`, `https_proxy` and `no_proxy`. Cookies that answers set are kept in memory for the transport's life
+/// and sent where they belong; a request with a `Cookie` field of its own is sent with that alone. A request's
+/// `timeoutInterval` bounds, in whole seconds, how long it may stay idle, as over URLSession.
+///
+/// ```swift
+/// let provider = ApiProvider<TodoApi>(transport: CurlTransport())
+/// ```
+public final class CurlTransport: Transport {
+    /// The TLS options of every request whose endpoint gives none, or `nil` for libcurl's defaults (the system's
+    /// trust roots).
+    public let tls: TLSOptions?
+
+    private let engine: CurlEngine?
+
+    /// Creates a transport with its own connections and thread.
+    /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's
+    ///   defaults.
+    public init(tls: TLSOptions? = nil) {
+        self.tls = tls
+        engine = CurlEngine.started()
+    }
+
+    deinit {
+        engine?.close()
+    }
+
+    /// Whether the transport's engine runs: `false` only when libcurl could not make its multi handle.
+    var isRunning: Bool { engine != nil }
+
+    /// The libcurl this transport runs on, e.g. "7.88.1".
+    public static var libcurlVersion: String { CurlLibrary.version }
+
+    /// Hands `request` to the transport's thread; `completion` runs once, on that thread, a timer's queue or the
+    /// cancelling thread. Nothing here needs Swift concurrency's threads.
+    public func send(
+        _ request: URLRequest,
+        options: TransportOptions,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable () -> Void {
+        guard let engine else {
+            completion(.failure(URLError(.unknown)))
+            return {}
+        }
+        guard CurlRedirects.libcurlFollows(request.httpMethod ?? "GET") else {
+            return CurlRedirectChain(transport: self, engine: engine, options: options, completion: completion)
+                .start(request)
+        }
+        guard let exchange = exchange(for: request, options: options, libcurlFollowsRedirects: true, completion)
+        else { return {} }
+        guard engine.post(.start(exchange)) else {
+            exchange.end(with: .failure(URLError(.cancelled)))
+            return {}
+        }
+        if let timeout = options.timeout {
+            // Weakly: an ended exchange is not held until the timer fires.
+            exchange.deadline?.start(on: options.timer, after: timeout) { [weak exchange] in
+                guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.timedOut))) else { return }
+                engine.post(.stop(exchange, because: URLError(.timedOut)))
+            }
+        }
+        return { [weak exchange] in
+            guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.cancelled))) else { return }
+            engine.post(.stop(exchange, because: URLError(.cancelled)))
+        }
+    }
+
+    /// An exchange for `request`, set up but not started, or `nil` when it failed already (`completion` has run).
+    func exchange(
+        for request: URLRequest,
+        options: TransportOptions,
+        libcurlFollowsRedirects: Bool,
+        _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> CurlExchange? {
+        // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one.
+        let keepsCookies = engine?.cookieShare != nil && request.value(forHTTPHeaderField: "Cookie") == nil
+        guard let engine, let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
+            completion(.failure(URLError(.unknown)))
+            return nil
+        }
+        let body: CurlRequestBody?
+        do {
+            body = try CurlSetup.body(of: request, options: options)
+        } catch {
+            engine.recycle(easy, keepingCookies: keepsCookies)
+            completion(.failure(error))
+            return nil
+        }
+        let exchange = CurlExchange(
+            easy: easy,
+            engine: engine,
+            url: url,
+            isHead: request.httpMethod == "HEAD",
+            keepsCookies: keepsCookies,
+            options: options,
+            uploadSize: body?.length,
+            completion: completion
+        )
+        exchange.requestBody = body
+        exchange.libcurlFollowsRedirects = libcurlFollowsRedirects
+        do {
+            try CurlSetup.configure(exchange, for: request, tls: options.tls ?? tls)
+        } catch {
+            exchange.end(with: .failure(error))
+            return nil
+        }
+        return exchange
+    }
+}
+
+/// A body produced while it is sent goes out part by part, each asked of the producer once libcurl has taken the one
+/// before.
+extension CurlTransport: RequestBodyStreaming {}
+#endif
