@@ -53,7 +53,9 @@ struct courier_curl_cookie_jar {
     pthread_mutex_t mutex;
 };
 
-/// One mutex for every kind of data the share holds: libcurl holds one lock at a time.
+/// One mutex for both kinds of data this share locks (its cookies and its own state): libcurl 7.88 never takes one of
+/// these while holding the other. Sharing more (DNS, connections, the public suffix list) would call for a mutex per
+/// kind, since libcurl may then hold two at once.
 static void courier_jar_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *jar) {
     (void)handle;
     (void)data;

@@ -10,7 +10,7 @@ enum SendingTimeline {
         func event(_ name: String, after offset: Duration) {
             span.addEvent(SpanEvent(name: name, at: At(nanosecondsSinceEpoch: start + nanoseconds(offset))))
         }
-        span.attributes["courier.connection.reused"] = timings.reusedConnection
+        if let reused = timings.reusedConnection { span.attributes["courier.connection.reused"] = reused }
         var elapsed = Duration.zero
         if let lookup = timings.nameLookup {
             event("domainLookupStart", after: elapsed)

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// A transport that cannot apply what is asked refuses the request with ``ApiError/invalidRequest(reason:)``
 /// before anything is sent, rather than connect with weaker checks than asked: `URLSessionTransport` applies only
-/// ``platformDefault``; `AsyncHTTPClientTransport` applies all of it but pins; `CurlTransport` applies all of it. Give it per provider (to the transport) or per
-/// endpoint (``Endpoint/tls``); an endpoint's options replace the transport's whole.
+/// ``platformDefault``; `AsyncHTTPClientTransport` applies all of it but pins; `CurlTransport` (Linux's default)
+/// applies all of it. Give it per provider (to the transport) or per endpoint (``Endpoint/tls``); an endpoint's
+/// options replace the transport's whole.
 public struct TLSOptions: Sendable, Hashable {
     /// Which certificate authorities a server's certificate may chain to.
     public enum TrustRoots: Sendable, Hashable {

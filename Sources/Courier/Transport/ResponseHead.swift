@@ -69,10 +69,20 @@ struct ResponseHead: Sendable {
         storage.withLock { storage in
             switch storage {
             case .parts(let url, let httpVersion, _):
-                return ResponseHead(url: url, statusCode: statusCode ?? 0, httpVersion: httpVersion, headerFields: fields)
+                return ResponseHead(
+                    url: url,
+                    statusCode: statusCode ?? 0,
+                    httpVersion: httpVersion,
+                    headerFields: fields
+                )
             case .made(let response):
                 let url = response?.url ?? URL(fileURLWithPath: "/")
-                return ResponseHead(url: url, statusCode: statusCode ?? 0, httpVersion: "HTTP/1.1", headerFields: fields)
+                return ResponseHead(
+                    url: url,
+                    statusCode: statusCode ?? 0,
+                    httpVersion: "HTTP/1.1",
+                    headerFields: fields
+                )
             }
         }
     }

@@ -32,8 +32,8 @@ import FoundationNetworking
 /// transport that cannot stream may still collect the body and answer with it; the receiver then gets it whole at
 /// the end), and ``TransportOptions/uploadProgress`` is told how much of the request body has been sent.
 ///
-/// The exchange must not need Swift concurrency's threads to finish: ``ApiProvider/performRequestAndWait(on:decodeBodyTo:)``
-/// may be blocking all of them while it waits. A transport that does not get an `HTTPURLResponse` from Foundation
+/// The exchange must not need Swift concurrency's threads to finish:
+/// ``ApiProvider/performRequestAndWait(on:decodeBodyTo:)`` may be blocking all of them while it waits. A transport that does not get an `HTTPURLResponse` from Foundation
 /// answers with ``TransportResponse/init(url:statusCode:httpVersion:headerFields:body:)``, which makes one only if a
 /// plugin or the caller asks for it.
 public protocol Transport: Sendable {

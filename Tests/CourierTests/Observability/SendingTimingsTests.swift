@@ -69,6 +69,21 @@ import FoundationNetworking
         }
     }
 
+    /// libcurl sums the phases of the hops it followed: only the last answer's start is told, and not whether its
+    /// connection was kept.
+    @Test func aRedirectedSendingShowsOnlyTheAnswersStart() async throws {
+        try await TestServer.withServer { server in
+            let named = try #require(URL(string: "http://localhost:\(server.port)"))
+            let (sendings, metrics) = try await Self.observe(.curl, baseUrl: named) { provider in
+                _ = await provider.rawDataResponse(on: .redirect(to: "/echo/landed"))
+            }
+            try #require(sendings.count == 1)
+            #expect(Self.timeline(of: sendings[0]) == ["responseStart"])
+            #expect(sendings[0].attributes["courier.connection.reused"] == nil)
+            #expect(metrics.timers(label: HttpClientMetrics.nameLookupDuration).isEmpty)
+        }
+    }
+
     @Test func anHttpsConnectionShowsItsHandshakeAndAnAddressNoLookup() async throws {
         try await TestServer.withServer(tls: .init()) { server in
             let (sendings, metrics) = try await Self.observe(

@@ -35,8 +35,9 @@ final class CurlEngine: @unchecked Sendable {
     private var spareHandles: [UnsafeMutableRawPointer] = []
     private var spareCookieHandles: [UnsafeMutableRawPointer] = []
     private static let mostSpareHandles = 64
-    /// The transport's cookies, shared by the handles that keep them; freed after the last of them.
-    private let cookieJar: OpaquePointer?
+    /// Guarded by `lock`: the transport's cookies, shared by the handles that keep them; freed after the last of
+    /// them, once the thread has ended.
+    private var cookieJar: OpaquePointer?
 
     private init(multi: UnsafeMutableRawPointer, cookieJar: OpaquePointer?) {
         self.multi = multi
@@ -44,7 +45,9 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// The share handle that holds the transport's cookies, or `nil` when libcurl could not make one.
-    var cookieShare: UnsafeMutableRawPointer? { cookieJar.map { courier_curl_cookie_jar_share($0) } }
+    var cookieShare: UnsafeMutableRawPointer? {
+        lock.withLock { cookieJar.map { courier_curl_cookie_jar_share($0) } }
+    }
 
     /// Starts an engine and its thread, or `nil` when libcurl cannot make a multi handle.
     static func started() -> CurlEngine? {
@@ -116,16 +119,16 @@ final class CurlEngine: @unchecked Sendable {
             if ending, running.isEmpty {
                 // What is still posted can only be stops and read-ons of exchanges that have ended: starts are refused
                 // once closing.
-                let spares = lock.withLock {
+                let (spares, jar) = lock.withLock {
                     ended = true
                     curl_multi_cleanup(multi)
-                    defer { (spareHandles, spareCookieHandles) = ([], []) }
-                    return spareHandles + spareCookieHandles
+                    defer { (spareHandles, spareCookieHandles, cookieJar) = ([], [], nil) }
+                    return (spareHandles + spareCookieHandles, cookieJar)
                 }
                 for easy in spares { curl_easy_cleanup(easy) }
                 // Every handle that joined the jar has been cleaned up: the exchanges have ended, and their handles
                 // were kept or cleaned up as they did.
-                if let cookieJar { courier_curl_cookie_jar_free(cookieJar) }
+                if let jar { courier_curl_cookie_jar_free(jar) }
                 return
             }
             curl_multi_perform(multi, &stillRunning)

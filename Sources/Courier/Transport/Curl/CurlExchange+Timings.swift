@@ -14,8 +14,15 @@ extension CurlExchange {
         let firstByte = elapsed(CURLINFO_STARTTRANSFER_TIME_T)
         var connections = 0
         _ = courier_curl_info_long(easy, CURLINFO_NUM_CONNECTS, &connections)
-        // No connection made: the request went out on a kept-alive one, with no lookup and no handshake.
-        guard connections > 0 else { return SendingTimings(firstByte: .microseconds(firstByte)) }
+        var redirects = 0
+        _ = courier_curl_info_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+        // After a redirect libcurl followed, its phase times are sums over the hops, and its count of connections
+        // theirs too: only the first byte of the last answer, from the start, is told. No connection made: the
+        // request went out on a kept-alive one, with no lookup and no handshake.
+        guard redirects == 0 else { return SendingTimings(firstByte: .microseconds(firstByte), reusedConnection: nil) }
+        guard connections > 0 else {
+            return SendingTimings(firstByte: .microseconds(firstByte), reusedConnection: true)
+        }
         let lookedUp = elapsed(CURLINFO_NAMELOOKUP_TIME_T)
         let connected = elapsed(CURLINFO_CONNECT_TIME_T)
         let secured = elapsed(CURLINFO_APPCONNECT_TIME_T)
@@ -24,7 +31,8 @@ extension CurlExchange {
             nameLookup: Self.isAddress(url.host) ? nil : .microseconds(lookedUp),
             connect: .microseconds(max(connected - lookedUp, 0)),
             tlsHandshake: secured > 0 ? .microseconds(max(secured - connected, 0)) : nil,
-            firstByte: .microseconds(firstByte)
+            firstByte: .microseconds(firstByte),
+            reusedConnection: false
         )
     }
 

@@ -128,6 +128,9 @@ final class CurlExchange: @unchecked Sendable {
             return 0
         }
         // Not asked for more yet: libcurl holds the connection until the receiver asks.
+        // `curl_easy_pause` sets both directions at once: this lets a waiting upload go on, whose read callback
+        // then pauses it again when the producer's next part is not ready (and `.goOn`, which resumes both, leaves
+        // each callback to pause its direction anew). One spare call, instead of a mask kept for both.
         if pause.pausesNow() { curl_easy_pause(easy, CURLPAUSE_RECV) }
         return part.count
     }
