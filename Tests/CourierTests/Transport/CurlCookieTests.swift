@@ -4,6 +4,10 @@ import CourierTestServer
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Cookies over libcurl, kept as URLSession keeps them on Linux: within one transport, for the host that set them.
 @Suite(.timeLimit(.minutes(1))) struct CurlCookieTests {
     @Test func aCookieSetForOneTransportIsSentByItAloneAndOnlyToItsHost() async throws {
@@ -36,6 +40,27 @@ import Testing
             ).get()
             #expect(own.headerValues("Cookie") == ["mine=1"])
             let kept = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            #expect(kept.headerValues("Cookie") == ["session=abc"])
+        }
+    }
+
+    /// A request that asks not to handle cookies (`httpShouldHandleCookies`, set by a plugin) neither sends the jar's
+    /// nor adds to it, as over URLSession.
+    @Test func aRequestThatDoesNotHandleCookiesNeitherSendsNorKeepsThem() async throws {
+        final class NoCookies: Plugin<TestApi>, @unchecked Sendable {
+            override func modifyRequest(_ request: inout URLRequest, endpoint: TestApi) {
+                request.httpShouldHandleCookies = false
+            }
+        }
+        try await TestServer.withServer { server in
+            let transport = CurlTransport()
+            let keeping = ApiProvider<TestApi>(baseUrl: server.baseUrl, transport: transport)
+            let ignoring = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [NoCookies()], transport: transport)
+            _ = try await keeping.response(on: .setCookie(name: "session", value: "abc")).get()
+            _ = try await ignoring.response(on: .setCookie(name: "other", value: "xyz")).get()
+            let ignored = try await ignoring.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            #expect(ignored.header("Cookie") == nil)
+            let kept = try await keeping.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
             #expect(kept.headerValues("Cookie") == ["session=abc"])
         }
     }

@@ -90,8 +90,11 @@ public final class CurlTransport: Transport {
         libcurlFollowsRedirects: Bool,
         _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> CurlExchange? {
-        // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one.
-        let keepsCookies = engine?.cookieShare != nil && request.value(forHTTPHeaderField: "Cookie") == nil
+        // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one. One
+        // that asks URLSession's way not to handle cookies (`httpShouldHandleCookies`) neither sends nor keeps any.
+        let keepsCookies =
+            request.httpShouldHandleCookies && engine?.cookieShare != nil
+            && request.value(forHTTPHeaderField: "Cookie") == nil
         guard let engine, let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
             completion(.failure(URLError(.unknown)))
             return nil
