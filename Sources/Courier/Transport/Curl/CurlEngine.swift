@@ -189,9 +189,9 @@ enum CurlLibrary {
         _ = initialized
     }
 
-    /// The `User-Agent` of a request without one, as FoundationNetworking writes it: e.g.
-    /// "MyService (unknown version) curl/7.88.1".
-    static let userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(version)"
+    /// The `User-Agent` field of a request without one, as FoundationNetworking writes it: e.g.
+    /// "User-Agent: MyService (unknown version) curl/7.88.1".
+    static let userAgentLine = "User-Agent: \(ProcessInfo.processInfo.processName) (unknown version) curl/\(version)"
 
     /// The libcurl version this process runs, e.g. "7.88.1".
     static var version: String {

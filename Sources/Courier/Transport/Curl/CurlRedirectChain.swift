@@ -61,7 +61,12 @@ final class CurlRedirectChain: Sendable {
     }
 
     private func send(_ request: URLRequest, options hopOptions: TransportOptions, followed: Int) {
-        let exchange = transport.exchange(for: request, options: hopOptions, libcurlFollowsRedirects: false) {
+        let exchange = transport.exchange(
+            for: request,
+            method: request.httpMethod ?? "GET",
+            options: hopOptions,
+            libcurlFollowsRedirects: false
+        ) {
             [self] result in
             hopEnded(with: result, of: request, options: hopOptions, followed: followed)
         }

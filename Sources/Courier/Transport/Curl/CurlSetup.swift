@@ -21,7 +21,7 @@ enum CurlSetup {
         return nil
     }
 
-    static func configure(_ exchange: CurlExchange, for request: URLRequest, tls: TLSOptions?) throws {
+    static func configure(_ exchange: CurlExchange, for request: URLRequest, method: String, tls: TLSOptions?) throws {
         let easy = exchange.easy
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         var failed = CURLE_OK
@@ -39,8 +39,7 @@ enum CurlSetup {
         set(CURLOPT_URL, exchange.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        // Else Courier follows them (`CurlRedirectChain`).
-        let method = request.httpMethod ?? "GET"
+        // libcurl follows the redirects of `GET`, `HEAD` and `POST`; Courier those of other methods (`CurlRedirectChain`).
         if exchange.libcurlFollowsRedirects {
             set(CURLOPT_FOLLOWLOCATION, 1)
             set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
@@ -100,11 +99,7 @@ enum CurlSetup {
             _ = courier_curl_set_progress_callback(easy, progress)
             _ = courier_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
         }
-        let (serverFields, proxyFields, hasUserAgent) = headerLists(of: request, hasBody: body != nil)
-        if !hasUserAgent {
-            // What URLSession sends on Linux; some APIs refuse a request without one.
-            set(CURLOPT_USERAGENT, CurlLibrary.userAgent)
-        }
+        let (serverFields, proxyFields) = headerLists(of: request, hasBody: body != nil)
         exchange.headerList = serverFields
         exchange.proxyHeaderList = proxyFields
         _ = courier_curl_set_pointer(easy, CURLOPT_HTTPHEADER, serverFields)
@@ -123,13 +118,13 @@ enum CurlSetup {
         }
     }
 
-    /// The request's header fields as libcurl's lists, for the server and for a proxy (`Proxy-Authorization`),
-    /// without the fields libcurl would add of its own accord (`Expect: 100-continue` before a body, a form
-    /// `Content-Type` for a body without one).
+    /// The request's header fields as libcurl's lists, for the server (with URLSession's `User-Agent` when it has
+    /// none) and for a proxy (`Proxy-Authorization`), without the fields libcurl would add of its own accord
+    /// (`Expect: 100-continue` before a body, a form `Content-Type` for a body without one).
     private static func headerLists(
         of request: URLRequest,
         hasBody: Bool
-    ) -> (server: UnsafeMutablePointer<curl_slist>?, proxy: UnsafeMutablePointer<curl_slist>?, hasUserAgent: Bool) {
+    ) -> (server: UnsafeMutablePointer<curl_slist>?, proxy: UnsafeMutablePointer<curl_slist>?) {
         let fields = request.allHTTPHeaderFields ?? [:]
         var serverLines: [String] = []
         var proxyLines: [String] = []
@@ -140,7 +135,13 @@ enum CurlSetup {
         let names = Set(fields.keys.map { $0.lowercased() })
         if !names.contains("expect") { serverLines.append("Expect:") }
         if hasBody, !names.contains("content-type") { serverLines.append("Content-Type:") }
-        return (list(of: serverLines), list(of: proxyLines), names.contains("user-agent"))
+        var serverList = list(of: serverLines)
+        if !names.contains("user-agent") {
+            // What URLSession sends on Linux, which some APIs require. A line of the list rather than libcurl's
+            // `CURLOPT_USERAGENT`, which copies the text and formats a line of its own: four allocations, not two.
+            serverList = CurlLibrary.userAgentLine.withCString { curl_slist_append(serverList, $0) }
+        }
+        return (serverList, list(of: proxyLines))
     }
 
     private static func list(of lines: [String]) -> UnsafeMutablePointer<curl_slist>? {

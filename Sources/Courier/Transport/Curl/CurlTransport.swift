@@ -60,11 +60,20 @@ public final class CurlTransport: Transport {
             completion(.failure(URLError(.unknown)))
             return {}
         }
-        guard CurlRedirects.libcurlFollows(request.httpMethod ?? "GET") else {
+        // Read once: on Linux each read of a request's method makes a new string.
+        let method = request.httpMethod ?? "GET"
+        guard CurlRedirects.libcurlFollows(method) else {
             return CurlRedirectChain(transport: self, engine: engine, options: options, completion: completion)
                 .start(request)
         }
-        guard let exchange = exchange(for: request, options: options, libcurlFollowsRedirects: true, completion)
+        guard
+            let exchange = exchange(
+                for: request,
+                method: method,
+                options: options,
+                libcurlFollowsRedirects: true,
+                completion
+            )
         else { return {} }
         guard engine.post(.start(exchange)) else {
             exchange.end(with: .failure(URLError(.cancelled)))
@@ -86,6 +95,7 @@ public final class CurlTransport: Transport {
     /// An exchange for `request`, set up but not started, or `nil` when it failed already (`completion` has run).
     func exchange(
         for request: URLRequest,
+        method: String,
         options: TransportOptions,
         libcurlFollowsRedirects: Bool,
         _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -111,7 +121,7 @@ public final class CurlTransport: Transport {
             easy: easy,
             engine: engine,
             url: url,
-            isHead: request.httpMethod == "HEAD",
+            isHead: method == "HEAD",
             keepsCookies: keepsCookies,
             options: options,
             uploadSize: body?.length,
@@ -120,7 +130,7 @@ public final class CurlTransport: Transport {
         exchange.requestBody = body
         exchange.libcurlFollowsRedirects = libcurlFollowsRedirects
         do {
-            try CurlSetup.configure(exchange, for: request, tls: options.tls ?? tls)
+            try CurlSetup.configure(exchange, for: request, method: method, tls: options.tls ?? tls)
         } catch {
             exchange.end(with: .failure(error))
             return nil
