@@ -31,7 +31,7 @@ final class TLSConfigurations: Sendable {
             // AsyncHTTPClient offers no verification callback to compare the server's key in.
             throw InvalidRequestError(
                 reason: "AsyncHTTPClientTransport cannot check pinned public keys; send this request with "
-                    + "CurlTransport (product CourierCurl), which does, or trust only the server's authority"
+                    + "CurlTransport (Linux's default transport), which does, or trust only the server's authority"
             )
         }
         var configuration = TLSConfiguration.makeClientConfiguration()

@@ -13,7 +13,7 @@ import Hummingbird
 ///   status.
 /// - `POST|PUT|PATCH|DELETE /cached/{key}?location=L&status=N`: changes the resource (its version goes up) and
 ///   answers N (204 by default), with `Location: L` when asked.
-///   With `gather=N`, the answer waits until N requests for `/gather/cached-{key}` and this resource are held (a
+///   With `gather=N` (on `GET` too), the answer waits until N requests for `/gather/cached-{key}` and this resource are held (a
 ///   test's own `GET /gather/cached-{key}?count=2` lets one go).
 /// - `POST /change/{key}`: changes the resource without a request to its URL, as another client would.
 /// - `POST /outage/{key}?status=N`: the resource answers N from now on; without `status`, it is up again.
@@ -65,7 +65,11 @@ enum CachingRoutes {
             return response
         }
         let change: @Sendable (Request, TestRequestContext) async throws -> Response = { request, context in
-            await state.changeCachedResource(context.parameters.get("key") ?? "")
+            let key = context.parameters.get("key") ?? ""
+            if let count = request.uri.queryParameters["gather"].flatMap({ Int(String($0)) }) {
+                _ = await state.gather("cached-\(key)", count: count, within: .seconds(60))
+            }
+            await state.changeCachedResource(key)
             let status = request.uri.queryParameters["status"].flatMap { Int(String($0)) } ?? 204
             var response = Response(status: HTTPResponse.Status(code: status))
             if let location = request.uri.queryParameters["location"] {

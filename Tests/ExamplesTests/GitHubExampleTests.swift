@@ -9,13 +9,13 @@ import Testing
 /// The service ported from Moya's example: what the server receives, the stubbed answers its sample data gives, and
 /// the example as `swift run GitHubExample` runs it.
 @Suite(.timeLimit(.minutes(1))) struct GitHubExampleTests {
-    /// Over the default transport (URLSession) and over libcurl, which the port must not tell apart.
+    /// Over URLSession and over libcurl (Linux's default), which the port must not tell apart.
     @Test(arguments: [false, true]) func eachEndpointArrivesAsItsMoyaTaskSentIt(overLibcurl: Bool) async throws {
         try await TestServer.withServer { server in
             let github =
                 overLibcurl
                 ? ApiProvider<GitHubApi>(baseUrl: server.baseUrl, transport: CurlTransport())
-                : ApiProvider<GitHubApi>(baseUrl: server.baseUrl)
+                : ApiProvider<GitHubApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
             _ = try await github.rawDataResponse(on: .zen).get()
             _ = try await github.response(on: .userRepositories("moya"), decodeBodyTo: [Repository].self).get()
             let issue = NewIssue(title: "Port", body: "Zoë's \"notes\"")

@@ -80,7 +80,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     ///   - plugins: Called for every request, in this order.
     ///   - sessionConfiguration: The configuration of the provider's own `URLSession`, or `nil` (the default) for
     ///     the platform's default transport: on Apple platforms a `URLSession` with a fresh `.ephemeral`
-    ///     configuration, on Linux a ``CurlTransport`` of its own (libcurl directly, without FoundationNetworking's
+    ///     configuration, on Linux a `CurlTransport` of its own (libcurl directly, without FoundationNetworking's
     ///     limits). Either keeps cookies in memory and to this provider alone. A configuration given means
     ///     `URLSession` on every platform; pass one that uses shared storage to share it.
     ///   - scheduler: What times the requests (an endpoint's timeout, a download's or a stream's, the waits of a

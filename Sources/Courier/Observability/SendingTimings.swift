@@ -35,7 +35,7 @@ public struct SendingTimings: Sendable, Hashable {
         connect: Duration? = nil,
         tlsHandshake: Duration? = nil,
         firstByte: Duration? = nil,
-        reusedConnection: Bool?
+        reusedConnection: Bool? = nil
     ) {
         self.nameLookup = nameLookup
         self.connect = connect

@@ -1,4 +1,4 @@
-/// The transport of a provider made without one: on Linux a ``CurlTransport`` (libcurl directly), elsewhere a
+/// The transport of a provider made without one: on Linux a `CurlTransport` (libcurl directly), elsewhere a
 /// ``URLSessionTransport`` with a fresh `.ephemeral` configuration. Each provider gets its own, as each got its own
 /// `URLSession`: its own connections and cookies.
 func defaultTransport() -> any Transport {

@@ -4,8 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What carries a provider's requests to the server and back: URLSession by default (``URLSessionTransport``), or
-/// another HTTP client, e.g. AsyncHTTPClient through the `CourierAsyncHTTPClient` product.
+/// What carries a provider's requests to the server and back: by default ``URLSessionTransport`` on Apple platforms
+/// and `CurlTransport` (libcurl) on Linux, or another HTTP client, e.g. AsyncHTTPClient through the
+/// `CourierAsyncHTTPClient` product.
 ///
 /// A transport sends the request exactly as given (the pipeline has built it and checked its headers) and reports
 /// what came back. For the same failure every transport reports the same error, so that callers get the same

@@ -4,7 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends requests through a `URLSession` of its own: the default ``Transport``.
+/// Sends requests through a `URLSession` of its own: the default ``Transport`` on Apple platforms, and on Linux the
+/// one a provider made with a session configuration uses.
 ///
 /// The session is created from the configuration given (by default a fresh `.ephemeral` one, so two providers
 /// never share cookies, credentials or a cache) and is invalidated with the transport. Its delegate,

@@ -15,10 +15,13 @@ import FoundationNetworking
         _ endpoint: TestApi,
         through door: Door,
         to server: TestServer,
-        as type: T.Type
+        as type: T.Type,
+        over transport: (any Transport)? = nil
     ) async -> ApiProvider<TestApi>.TypedResult<T> {
         let plugin = RecordingPlugin("p")
-        let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
+        let provider =
+            transport.map { ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin], transport: $0) }
+            ?? ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
         let result = await provider.result(through: door, on: endpoint, decodeBodyTo: type)
         let expected: String
         switch result {
@@ -129,10 +132,13 @@ import FoundationNetworking
         }
     }
 
-    @Test(arguments: Door.allCases)
-    func basicChallengeIsDeliveredAsClientError(door: Door) async throws {
+    /// FoundationNetworking would wait for a stored credential that never comes; libcurl hands the 401 on.
+    @Test(arguments: Door.allCases, [TransportKind.urlSession, .curl])
+    func basicChallengeIsDeliveredAsClientError(door: Door, kind: TransportKind) async throws {
         try await TestServer.withServer { server in
-            let result = await send(.challenge, through: door, to: server, as: EmptyBodyResponse.self)
+            let result = try await kind.withTransport { transport in
+                await send(.challenge, through: door, to: server, as: EmptyBodyResponse.self, over: transport)
+            }
             #expect(
                 result
                     == .failure(
@@ -162,16 +168,19 @@ import FoundationNetworking
         }
     }
 
-    /// `/silent` sends nothing while the test runs: only the request's timeout can end it, and the server sees the
-    /// client hang up.
-    @Test(arguments: Door.allCases)
-    func requestTimeout(door: Door) async throws {
+    /// `/silent` sends nothing while the test runs: only the request's `timeoutInterval`, set by a plugin, can end
+    /// it (URLSession and libcurl both honour it as an idle limit), and the server sees the client hang up.
+    @Test(arguments: Door.allCases, [TransportKind.urlSession, .curl])
+    func requestTimeout(door: Door, kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             let timeout = TimeoutPlugin(seconds: 1)
-            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [timeout])
-            let result = await provider.result(through: door, on: .silent(id: "timeout"), decodeBodyTo: Data.self)
+            let id = "timeout-\(door.rawValue)-\(kind.rawValue)"
+            let result = try await kind.withTransport { transport in
+                let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [timeout], transport: transport)
+                return await provider.result(through: door, on: .silent(id: id), decodeBodyTo: Data.self)
+            }
             #expect(result == .failure(.noResponseReceived(error: URLError(.timedOut))))
-            await server.waitForDisconnect(of: "timeout")
+            await server.waitForDisconnect(of: id)
         }
     }
 

@@ -84,6 +84,28 @@ import FoundationNetworking
         }
     }
 
+    /// The same after redirects that Courier followed itself (a `PUT`'s), hop by hop.
+    @Test func aSendingRedirectedByCourierShowsOnlyTheAnswersStart() async throws {
+        try await TestServer.withServer { server in
+            let tracer = W3CTracer()
+            let provider = ApiProvider<FreeEndpoint>(
+                baseUrl: server.baseUrl,
+                plugins: [TracingPlugin(tracer: tracer)],
+                transport: CurlTransport()
+            )
+            let endpoint = FreeEndpoint(
+                subpath: "redirect",
+                method: .put(body: .data(Data("body".utf8))),
+                queryParameters: ["to": "/echo/landed", "status": "307"]
+            )
+            _ = try await provider.rawDataResponse(on: endpoint).get()
+            let sendings = tracer.finishedSpans.filter { $0.operationName == "send" }
+            try #require(sendings.count == 1)
+            #expect(Self.timeline(of: sendings[0]) == ["responseStart"])
+            #expect(sendings[0].attributes["courier.connection.reused"] == nil)
+        }
+    }
+
     @Test func anHttpsConnectionShowsItsHandshakeAndAnAddressNoLookup() async throws {
         try await TestServer.withServer(tls: .init()) { server in
             let (sendings, metrics) = try await Self.observe(

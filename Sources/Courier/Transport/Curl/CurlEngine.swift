@@ -21,6 +21,9 @@ final class CurlEngine: @unchecked Sendable {
     /// Touched by the engine's thread alone.
     private let multi: UnsafeMutableRawPointer
     private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+    /// Touched by the engine's thread alone: when the idle limits are checked next, on ``CurlClock``.
+    private var nextIdleCheck: UInt64 = 0
+    private static let idleCheckInterval: UInt64 = 250_000_000
 
     private let lock = NSLock()
     /// Guarded by `lock`.
@@ -133,7 +136,13 @@ final class CurlEngine: @unchecked Sendable {
             }
             curl_multi_perform(multi, &stillRunning)
             collectEnded()
-            curl_multi_poll(multi, nil, 0, 1_000, nil)
+            let now = CurlClock.now()
+            if now >= nextIdleCheck {
+                nextIdleCheck = now + Self.idleCheckInterval
+                endIdleExchanges(now: now)
+            }
+            // Awake at least each second while exchanges run, for their idle limits; else until a command comes.
+            curl_multi_poll(multi, nil, 0, running.isEmpty ? 60_000 : 1_000, nil)
         }
     }
 
@@ -145,6 +154,7 @@ final class CurlEngine: @unchecked Sendable {
                 return
             }
             running[exchange.easy] = exchange
+            exchange.lastActivity = CurlClock.now()
         case .stop(let exchange, let reason):
             // The same exchange, not only the same address: a handle's memory may serve a later one.
             guard running[exchange.easy] === exchange else { return }
@@ -155,6 +165,8 @@ final class CurlEngine: @unchecked Sendable {
             exchange.end(with: .failure(reason))
         case .goOn(let exchange):
             guard running[exchange.easy] === exchange else { return }
+            // The reader or the producer held it: its idle time starts now.
+            exchange.lastActivity = CurlClock.now()
             // Going on hands libcurl's held-back bytes to the receiver at once; one that throws then ends the
             // exchange here, since libcurl only reports it.
             let code = curl_easy_pause(exchange.easy, CURLPAUSE_CONT)
@@ -162,6 +174,25 @@ final class CurlEngine: @unchecked Sendable {
             running[exchange.easy] = nil
             curl_multi_remove_handle(multi, exchange.easy)
             exchange.end(with: .failure(exchange.stopReason ?? CurlErrors.error(for: code, of: exchange)))
+        }
+    }
+
+    /// Ends the exchanges that went without a byte either way for longer than their idle limit, as URLSession ends
+    /// a request idle for its `timeoutInterval`: a gap, not a rate (libcurl's low-speed limit averages over seconds,
+    /// and would end a stream whose heartbeats are a few bytes apart). Not while the reader or the producer of the
+    /// body holds the exchange: that is the caller's pace.
+    private func endIdleExchanges(now: UInt64) {
+        var idle: [CurlExchange] = []
+        for exchange in running.values
+        where exchange.idleLimit > 0 && now - min(exchange.lastActivity, now) >= exchange.idleLimit
+            && !exchange.sendWaits && !exchange.pause.isWaiting
+        {
+            idle.append(exchange)
+        }
+        for exchange in idle {
+            running[exchange.easy] = nil
+            curl_multi_remove_handle(multi, exchange.easy)
+            exchange.end(with: .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: exchange.url])))
         }
     }
 
@@ -177,6 +208,11 @@ final class CurlEngine: @unchecked Sendable {
             exchange.end(with: exchange.outcome(of: code))
         }
     }
+}
+
+/// The monotonic clock of the engine's idle limits, in nanoseconds: cheap enough to read for every part.
+enum CurlClock {
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
 /// libcurl's global set-up, which must run once before any handle is made and is not thread-safe itself.

@@ -9,6 +9,7 @@ extension CurlExchange {
     func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         // Stopped already: nothing more is read.
         if stopReason != nil { return false }
+        lastActivity = CurlClock.now()
         // After the final head: trailer fields of a chunked body, which no transport hands on.
         guard !headTaken else { return true }
         headerBytes += line.count
@@ -78,20 +79,15 @@ extension CurlExchange {
     }
 
     /// The end of a head: the final one goes to the receiver (or sets up the collector); an informational head, or
-    /// a redirect that libcurl follows, is passed over.
+    /// a redirect that libcurl or the exchange's chain follows, is passed over.
     private func headEnded() -> Bool {
         if (100..<200).contains(statusCode) { return true }
         if CurlRedirects.follows(statusCode: statusCode, fields: fields) {
-            guard libcurlFollowsRedirects else {
+            // libcurl follows those of a `GET` or a `HEAD`, which have no body to send again.
+            if !libcurlFollowsRedirects {
                 redirect = CurlRedirect(statusCode: statusCode, location: field("Location") ?? "")
-                return true
             }
-            // A 307 or 308 sends the body again, and a produced one has gone: refused here, before libcurl opens a
-            // connection to the target only to find it cannot rewind.
-            guard statusCode == 307 || statusCode == 308, let produced = requestBody?.produced, produced.hasBegun
-            else { return true }
-            stopReason = CurlProducedBody.resendRefusal
-            return false
+            return true
         }
         headTaken = true
         do {

@@ -26,6 +26,13 @@ final class CurlExchange: @unchecked Sendable {
     let keepsCookies: Bool
     private let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
     let uploadSize: Int64?
+    /// How long the exchange may go without a byte either way, from the request's `timeoutInterval`, in
+    /// nanoseconds; 0 for no limit. Checked by the engine (`CurlEngine.endIdleExchanges`).
+    let idleLimit: UInt64
+    /// When a byte last went either way, or the exchange started, on ``CurlClock``.
+    var lastActivity: UInt64 = 0
+    /// Whether the upload waits for a produced body's next part: the producer's pace, not the server's silence.
+    var sendWaits = false
 
     /// Kept alive while the handle may use them: libcurl does not copy a header list.
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -43,6 +50,8 @@ final class CurlExchange: @unchecked Sendable {
     var libcurlFollowsRedirects = true
     /// The redirect the exchange ends with, for its chain to follow; its body is passed over.
     var redirect: CurlRedirect?
+    private var redirectBodyBytes = 0
+    private static let mostRedirectBodyBytes = 64 * 1024
     /// Whether the final head (not an informational one, nor a redirect libcurl follows) has been taken.
     var headTaken = false
     var headerBytes = 0
@@ -63,6 +72,7 @@ final class CurlExchange: @unchecked Sendable {
         keepsCookies: Bool,
         options: TransportOptions,
         uploadSize: Int64?,
+        idleLimit: TimeInterval,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         self.easy = easy
@@ -75,6 +85,7 @@ final class CurlExchange: @unchecked Sendable {
         measuresTimings = options.measuresTimings
         deadline = options.timeout.map { _ in ExchangeTimeout() }
         self.uploadSize = uploadSize
+        self.idleLimit = idleLimit > 0 && idleLimit < 1e9 ? UInt64(idleLimit * 1e9) : 0
         outcomeDelivery = DeliverOnce(completion)
         body = BodyCollector(limit: options.maximumResponseBodySize)
         errorWords.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -104,7 +115,13 @@ final class CurlExchange: @unchecked Sendable {
     /// collector, under its limit.
     func takeBodyPart(_ part: UnsafeRawBufferPointer) -> Int {
         if stopReason != nil { return 0 }
-        if redirect != nil { return part.count }
+        lastActivity = CurlClock.now()
+        if redirect != nil {
+            // A redirect's body is passed over; read to its end, it leaves the connection for the next hop, but
+            // not past a size a redirect has no need of.
+            redirectBodyBytes += part.count
+            return redirectBodyBytes <= Self.mostRedirectBodyBytes ? part.count : 0
+        }
         guard let receiver else {
             do {
                 try body.append(contentsOf: part)
@@ -144,10 +161,14 @@ final class CurlExchange: @unchecked Sendable {
                 guard let self else { return }
                 engine.post(.goOn(self))
             }
+            sendWaits = false
+            lastActivity = CurlClock.now()
             switch read {
             case .bytes(let count): return count
             case .end: return 0
-            case .notYet: return Int(CURL_READFUNC_PAUSE)
+            case .notYet:
+                sendWaits = true
+                return Int(CURL_READFUNC_PAUSE)
             case .failed(let error):
                 stopReason = error
                 return Int(CURL_READFUNC_ABORT)
@@ -188,10 +209,11 @@ final class CurlExchange: @unchecked Sendable {
     /// What the exchange ended with, by libcurl's code.
     func outcome(of code: CURLcode) -> Result<TransportResponse, any Error> {
         if let stopReason { return .failure(stopReason) }
+        // Its body read whole, or cut off past the size kept for one (libcurl's write error).
+        if let redirect, code == CURLE_OK || code == CURLE_WRITE_ERROR { return .failure(redirect) }
         guard code == CURLE_OK else {
             return .failure(CurlErrors.error(for: code, of: self))
         }
-        if let redirect { return .failure(redirect) }
         guard headTaken else { return .failure(URLError(.badServerResponse)) }
         // The URL asked for, unless libcurl followed a redirect: parsing libcurl's copy of it costs every request.
         var redirects = 0

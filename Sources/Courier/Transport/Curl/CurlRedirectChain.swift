@@ -5,8 +5,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A request whose redirects Courier follows itself, one exchange per hop: libcurl 7.88 would send a method it was
-/// given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect, even a 303, which asks for a `GET`.
+/// A request other than a `GET` or a `HEAD`, whose redirects Courier follows itself, one exchange per hop: libcurl
+/// 7.88 would send a method it was given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect, even a 303, which
+/// asks for a `GET`, and would keep a `POST`'s `Content-Type` on the `GET` it turns it into.
 ///
 /// The chain owns what spans its hops: the caller's one completion, the request's timeout and its cancellation.
 final class CurlRedirectChain: Sendable {
@@ -21,6 +22,8 @@ final class CurlRedirectChain: Sendable {
     private let delivery: DeliverOnce
     private let deadline: ExchangeTimeout?
     private let state = Locked(State())
+    /// When the first hop started, when the answer's timings are measured.
+    private let startedAt: ContinuousClock.Instant?
 
     init(
         transport: CurlTransport,
@@ -33,6 +36,7 @@ final class CurlRedirectChain: Sendable {
         self.options = options
         delivery = DeliverOnce(completion)
         deadline = options.timeout.map { _ in ExchangeTimeout() }
+        startedAt = options.measuresTimings ? .now : nil
     }
 
     /// Sends `request`'s first hop; returns what cancels the whole chain.
@@ -61,6 +65,7 @@ final class CurlRedirectChain: Sendable {
     }
 
     private func send(_ request: URLRequest, options hopOptions: TransportOptions, followed: Int) {
+        let hopStartedAt = startedAt.map { _ in ContinuousClock.now }
         let exchange = transport.exchange(
             for: request,
             method: request.httpMethod ?? "GET",
@@ -68,7 +73,7 @@ final class CurlRedirectChain: Sendable {
             libcurlFollowsRedirects: false
         ) {
             [self] result in
-            hopEnded(with: result, of: request, options: hopOptions, followed: followed)
+            hopEnded(with: result, of: request, options: hopOptions, followed: followed, startedAt: hopStartedAt)
         }
         guard let exchange else { return }
         // Under the chain's lock, so that a cancel either finds the hop started or keeps it from starting.
@@ -84,10 +89,18 @@ final class CurlRedirectChain: Sendable {
         with result: Result<TransportResponse, any Error>,
         of request: URLRequest,
         options hopOptions: TransportOptions,
-        followed: Int
+        followed: Int,
+        startedAt hopStartedAt: ContinuousClock.Instant?
     ) {
         guard case .failure(let redirect as CurlRedirect) = result else {
-            finish(with: result)
+            guard followed > 0, case .success(var response) = result, let startedAt, let hopStartedAt else {
+                finish(with: result)
+                return
+            }
+            // As after a redirect libcurl followed: the first byte alone, from the first hop's start.
+            let firstByte = response.timings?.firstByte.map { hopStartedAt - startedAt + $0 }
+            response.timings = SendingTimings(firstByte: firstByte, reusedConnection: nil)
+            finish(with: .success(response))
             return
         }
         do {

@@ -11,11 +11,11 @@ enum CurlRedirects {
     /// The most redirects followed, as URLSession allows.
     static let limit = 16
 
-    /// Whether libcurl follows the redirects of a request with `method` itself: it turns a `POST` into a `GET` where
-    /// HTTP asks for it, but sends a method it was given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect,
-    /// even a 303.
+    /// Whether libcurl follows the redirects of a request with `method` itself: those of a `GET` or a `HEAD`, which
+    /// have no body. libcurl sends a method it was given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect,
+    /// even a 303, and a `POST` it turns into a `GET` keeps its `Content-Type`.
     static func libcurlFollows(_ method: String) -> Bool {
-        method == "GET" || method == "HEAD" || method == "POST"
+        method == "GET" || method == "HEAD"
     }
 
     static func follows(statusCode: Int, fields: [String: String]) -> Bool {
@@ -26,8 +26,9 @@ enum CurlRedirects {
     }
 
     /// The request that follows `redirect` of `request`, by HTTP's rules (RFC 9110, section 15.4) and Courier's: a
-    /// 303 asks for a `GET` without the body and its fields, the other codes keep the method and the body; a target
-    /// of another origin (scheme, host or port) gets no `Authorization` and no `Cookie` field of the request's own.
+    /// 303, or a 301 or 302 of a `POST` (as browsers and URLSession do), asks for a `GET` without the body and its
+    /// fields; otherwise the method and the body are kept. A target of another origin (scheme, host or port) gets no
+    /// `Authorization` and no `Cookie` field of the request's own.
     /// - Parameters:
     ///   - followed: How many redirects were followed before this one.
     ///   - options: The options of the request; those of the next are returned with it.
@@ -51,7 +52,10 @@ enum CurlRedirects {
         var next = request
         var nextOptions = options
         next.url = target
-        if redirect.statusCode == 303 {
+        let method = request.httpMethod ?? "GET"
+        if redirect.statusCode == 303
+            || (method == "POST" && (redirect.statusCode == 301 || redirect.statusCode == 302))
+        {
             next.httpMethod = "GET"
             next.httpBody = nil
             next.httpBodyStream = nil

@@ -39,21 +39,10 @@ enum CurlSetup {
         set(CURLOPT_URL, exchange.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        // libcurl follows the redirects of `GET`, `HEAD` and `POST`; Courier those of other methods (`CurlRedirectChain`).
+        // libcurl follows the redirects of `GET` and `HEAD`; Courier those of other methods (`CurlRedirectChain`).
         if exchange.libcurlFollowsRedirects {
             set(CURLOPT_FOLLOWLOCATION, 1)
             set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
-        }
-        // The request's `timeoutInterval` (60 s unless set) is how long it may stay idle, as over URLSession: libcurl
-        // ends a connection attempt that takes longer, and a transfer that moved less than a byte a second for that
-        // long (not while a reader holds it paused). In whole seconds, as FoundationNetworking counts it. The
-        // endpoint's own timeout, to the millisecond, is the transport's (`TransportOptions.timeout`).
-        let idle = request.timeoutInterval
-        if idle > 0, idle < Double(Int32.max) {
-            let seconds = max(1, Int(idle))
-            set(CURLOPT_CONNECTTIMEOUT, seconds)
-            set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            set(CURLOPT_LOW_SPEED_TIME, seconds)
         }
         // Every encoding this libcurl can inflate, asked for and decoded, as URLSession does on Linux.
         set(CURLOPT_ACCEPT_ENCODING, "")

@@ -15,11 +15,13 @@ import FoundationNetworking
 /// It reports failures as every Courier transport does (the list is on ``Transport``), applies all of
 /// ``TLSOptions`` (pinned public keys included), reads TLS failures from OpenSSL's verification result, and lets a
 /// slow reader of a download or a stream hold the connection instead of filling memory. It decompresses gzip,
-/// deflate and Brotli answers, follows redirects (at most 16: a 303 as a `GET`, a 307 or 308 with the method and
-/// body; one to another host, port or scheme does not carry `Authorization` or `Cookie`), and takes proxies from
+/// deflate and Brotli answers, follows redirects (at most 16: a 303, or a 301 or 302 of a `POST`, as a `GET`
+/// without the body; others with the method and body; one to another host, port or scheme does not carry
+/// `Authorization` or `Cookie`), and takes proxies from
 /// `http_proxy`, `https_proxy` and `no_proxy`. Cookies that answers set are kept in memory for the transport's life
 /// and sent where they belong; a request with a `Cookie` field of its own is sent with that alone. A request's
-/// `timeoutInterval` bounds, in whole seconds, how long it may stay idle, as over URLSession.
+/// `timeoutInterval` is how long the server may leave it without a byte either way, as over URLSession (not while
+/// a slow reader or a body's producer holds it).
 ///
 /// ```swift
 /// let provider = ApiProvider<TodoApi>(transport: CurlTransport())
@@ -125,6 +127,7 @@ public final class CurlTransport: Transport {
             keepsCookies: keepsCookies,
             options: options,
             uploadSize: body?.length,
+            idleLimit: request.timeoutInterval,
             completion: completion
         )
         exchange.requestBody = body

@@ -1,0 +1,72 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request's `timeoutInterval` over libcurl: how long the server may leave it without a byte, as over URLSession;
+/// a body's producer that takes its time is the caller's pace, not the server's silence.
+@Suite(.timeLimit(.minutes(1))) struct IdleLimitTests {
+    final class IdleLimit: Plugin<FreeEndpoint>, @unchecked Sendable {
+        override func modifyRequest(_ request: inout URLRequest, endpoint: FreeEndpoint) {
+            request.timeoutInterval = 1
+        }
+    }
+
+    /// The producer waits twice the idle limit between its parts: the upload waits with it, and is not ended.
+    @Test func aProducerSlowerThanTheIdleLimitIsNotCutOff() async throws {
+        actor Producer {
+            private var made = 0
+            func next() async throws -> Data? {
+                made += 1
+                switch made {
+                case 1: return Data("first".utf8)
+                case 2:
+                    try await Task.sleep(for: .seconds(2))
+                    return Data(", second".utf8)
+                default: return nil
+                }
+            }
+        }
+        try await TestServer.withServer { server in
+            let producer = Producer()
+            let body = RequestBodyStream(length: nil, iteration: .once, replayLimit: 0) {
+                { try await producer.next() }
+            }
+            let sink = FreeEndpoint(
+                subpath: "sink",
+                method: .post(),
+                headers: ["Content-Type": "application/octet-stream"]
+            )
+            let provider = ApiProvider<FreeEndpoint>(
+                baseUrl: server.baseUrl,
+                plugins: [IdleLimit()],
+                transport: CurlTransport()
+            )
+            let streamed = try await provider.rawExchange(on: sink, body: body).get()
+            let report = try JSONDecoder().decode(
+                SinkReport.self,
+                from: try await RawExchangeTests.body(of: streamed.chunks)
+            )
+            #expect(report.head == Data("first, second".utf8))
+        }
+    }
+
+    /// A server that sends nothing is left after the idle limit, and sees the connection close.
+    @Test func aSilentServerIsLeftAfterTheIdleLimit() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<FreeEndpoint>(
+                baseUrl: server.baseUrl,
+                plugins: [IdleLimit()],
+                transport: CurlTransport()
+            )
+            let result = await provider.rawDataResponse(on: FreeEndpoint(subpath: "silent/idle"))
+            #expect(result.failure == .noResponseReceived(error: URLError(.timedOut)))
+            await server.waitForDisconnect(of: "idle")
+        }
+    }
+}
