@@ -46,7 +46,7 @@ enum FaultSoak {
     ///
     /// Not those over URLSession yet: with them, a token's replay over URLSession once waited out its 15 s timeout at
     /// 20,000 requests (seed 524903), which was most likely FoundationNetworking's stalled upload (see
-    /// ``stalledByFoundationNetworking(_:uploading:_:on:)``). And on no transport the close-delimited answer:
+    /// ``stalledByFoundationNetworking(_:_:on:)``). And on no transport the close-delimited answer:
     /// with an upload, AsyncHTTPClient reports most of them as a lost connection.
     static func uploading(on transport: FaultTable.Transport) -> Set<Kind> {
         let answered: Set<Kind> = [.fault(.none), .fault(.staleToken)]
@@ -190,9 +190,9 @@ enum FaultSoak {
         var uploads = 0
         var byKind: [Kind: Int] = [:]
         var mismatches: [String] = []
-        /// Calls over URLSession with an upload that FoundationNetworking sent the head of and never the body, which
-        /// ended by ``hangGuard`` (see ``stalledByFoundationNetworking(_:uploading:_:on:)``).
-        var stalledUploads: [String] = []
+        /// Calls over URLSession that FoundationNetworking left hanging until ``hangGuard`` ended them (see
+        /// ``stalledByFoundationNetworking(_:_:on:)``).
+        var stalledCalls: [String] = []
         var completedTwice = 0
         var neverCompleted = 0
         var stillShown = 0
@@ -210,10 +210,11 @@ enum FaultSoak {
             let grownMemory = after.residentBytes - before.residentBytes
             var failures = mismatches.prefix(5).map { "wrong outcome: \($0)" }
             if mismatches.count > 5 { failures.append("… \(mismatches.count - 5) more wrong outcomes") }
-            // FoundationNetworking's stall is rare (1 upload in about 30,000 through Courier); more than one in a
-            // hundred would be uploads that hang for another reason.
-            if stalledUploads.count * 100 > uploads {
-                failures.append("\(stalledUploads.count) uploads ended by the hang guard: \(stalledUploads.prefix(3))")
+            // FoundationNetworking's stalls are rare (1 upload in about 30,000 through Courier, 1 close-delimited
+            // answer in some 150,000 calls); more than one call in a thousand would be calls that hang for another
+            // reason.
+            if stalledCalls.count * 1_000 > requests {
+                failures.append("\(stalledCalls.count) calls ended by the hang guard: \(stalledCalls.prefix(3))")
             }
             if completedTwice > 0 { failures.append("\(completedTwice) requests completed more than once") }
             if neverCompleted > 0 { failures.append("\(neverCompleted) requests never completed") }
@@ -225,7 +226,7 @@ enum FaultSoak {
             }
             if after.temporaryFiles > before.temporaryFiles { failures.append("temporary files were left") }
             if grownMemory > 10 << 20 { failures.append("resident memory grew by more than 10 MB") }
-            let stalled = stalledUploads.isEmpty ? "" : " (\(stalledUploads.prefix(3).joined(separator: "; ")))"
+            let stalled = stalledCalls.isEmpty ? "" : " (\(stalledCalls.prefix(3).joined(separator: "; ")))"
             let kinds = byKind.sorted { $0.key.description < $1.key.description }.map { "\($0.key) \($0.value)" }
                 .joined(separator: ", ")
             Swift.print(
@@ -238,7 +239,7 @@ enum FaultSoak {
                 resident memory \(before.residentBytes >> 20) → \(after.residentBytes >> 20) MiB, \
                 temporary files \(before.temporaryFiles) → \(after.temporaryFiles), \
                 completed twice \(completedTwice), never \(neverCompleted), in flight \(stillShown), \
-                uploads stalled \(stalledUploads.count)\(stalled)
+                stalled by FoundationNetworking \(stalledCalls.count)\(stalled)
                   slowest call \(String(format: "%.1f", slowest.seconds)) s (\(slowestCall)), 99th percentile \
                 \(String(format: "%.1f", percentile99.seconds)) s, \(overFifteenSeconds) over 15 s
                   \(failures.isEmpty ? "passed" : "FAILED: " + failures.joined(separator: "; "))
@@ -421,21 +422,21 @@ enum FaultSoak {
         }
     }
 
-    /// Whether `outcome` is an upload over URLSession that ended by the hang guard. Under this load
-    /// FoundationNetworking (libcurl 7.88) now and then sends a request's head and never its body: the connection stays
-    /// open with nothing queued on either side, the server waits for the announced body, and only the timeout ends the
-    /// call. Raw URLSession, without Courier, does it too: with this mix at 256 in flight and a quarter of `none` and
-    /// `staleToken` sent as uploads, 13 of 8,278 uploads from a file and 14 of 10,462 uploads of `Data` stalled, and
-    /// not one of about 160,000 calls without a body; with uploads beside one kind of fault at a time, none did.
-    /// Through Courier, 1 of about 30,000 uploads (60 rounds). Counted apart, and tolerated up to one upload in a
-    /// hundred.
+    /// Whether `outcome`, not one `kind` may end with, is a call over URLSession that the hang guard ended. Under
+    /// this load FoundationNetworking (libcurl 7.88) now and then sends a request's head and never its body: the
+    /// connection stays open with nothing queued on either side, the server waits for the announced body, and only
+    /// the timeout ends the call. Raw URLSession, without Courier, does it too: with this mix at 256 in flight and a
+    /// quarter of `none` and `staleToken` sent as uploads, 13 of 8,278 uploads from a file and 14 of 10,462 uploads of
+    /// `Data` stalled, and not one of about 160,000 calls without a body; with uploads beside one kind of fault at a
+    /// time, none did. Through Courier, 1 of about 30,000 uploads (60 rounds). Once, in CI (2026-11-27, seed 509606,
+    /// not again with the same seed), a close-delimited answer without an upload hung the same way: FoundationNetworking
+    /// missed the server's close. Counted apart, and tolerated up to one call in a thousand.
     static func stalledByFoundationNetworking(
         _ kind: Kind,
-        uploading: Bool,
         _ outcome: FaultOutcome,
         on transport: FaultTable.Transport
     ) -> Bool {
-        transport == .urlSession && uploading && outcome == .noResponse(.timedOut) && kind != .cancel
+        transport == .urlSession && outcome == .noResponse(.timedOut) && kind != .cancel
     }
 
     /// What `kind` must end with through this soak's plugins, sent with a multipart upload or not. A timeout is
@@ -597,9 +598,11 @@ enum FaultSoak {
                         }
                     }
                     let uploading = uploads[index]
-                    if FaultSoak.stalledByFoundationNetworking(kind, uploading: uploading, outcome, on: transport) {
-                        report.stalledUploads.append("\(call): \(attempts.history(of: index))")
-                    } else if !FaultSoak.accepted(kind, uploading: uploading, on: transport).contains(outcome) {
+                    if FaultSoak.accepted(kind, uploading: uploading, on: transport).contains(outcome) {
+                        continue
+                    } else if FaultSoak.stalledByFoundationNetworking(kind, outcome, on: transport) {
+                        report.stalledCalls.append("\(call): \(attempts.history(of: index))")
+                    } else {
                         report.mismatches.append(
                             "\(call): \(outcome) (\(details[index].prefix(600))); \(attempts.history(of: index))"
                         )
