@@ -174,7 +174,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         var redirected = request
-        if Self.origin(of: task.originalRequest?.url) != Self.origin(of: request.url) {
+        if Origin.of(task.originalRequest?.url) != Origin.of(request.url) {
             for header in Self.credentialHeaders {
                 redirected.setValue(nil, forHTTPHeaderField: header)
             }
@@ -211,12 +211,5 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             if let name = name as? String, let value = value as? String { fields[name] = value }
         }
         return fields
-    }
-
-    private static func origin(of url: URL?) -> String? {
-        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
-        let scheme = components.scheme?.lowercased() ?? ""
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
     }
 }

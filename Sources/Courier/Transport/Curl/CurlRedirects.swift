@@ -67,18 +67,11 @@ enum CurlRedirects {
         } else if options.requestBody != nil {
             throw CurlProducedBody.resendRefusal
         }
-        if !sameOrigin(origin, target) {
+        if Origin.of(origin) != Origin.of(target) {
             next.setValue(nil, forHTTPHeaderField: "Authorization")
             next.setValue(nil, forHTTPHeaderField: "Cookie")
         }
         return (next, nextOptions)
-    }
-
-    private static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
-        func port(of url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
-        return one.scheme?.lowercased() == other.scheme?.lowercased()
-            && one.host?.lowercased() == other.host?.lowercased()
-            && port(of: one) == port(of: other)
     }
 }
 
