@@ -27,6 +27,8 @@ enum AllocationGate {
         case sessionDelegate
         /// A client of the libcurl table: Courier over libcurl, or raw libcurl driven the same way.
         case curl(CurlBench.Client)
+        /// A generated OpenAPI client's call over one of its transports.
+        case generated(GeneratedClients.Transport)
 
         var label: String {
             switch self {
@@ -34,6 +36,7 @@ enum AllocationGate {
             case .loopback(let client): client.rawValue
             case .sessionDelegate: "URLSession with a data delegate"
             case .curl(let client): client.rawValue
+            case .generated(let transport): "generated client, \(transport.rawValue)"
             }
         }
     }
@@ -55,6 +58,11 @@ enum AllocationGate {
             baseline: .loopback(.rawAsyncHttpClient)
         ),
         Pair(name: "over libcurl", courier: .curl(.courierCurl), baseline: .curl(.rawCurl)),
+        Pair(
+            name: "generated client over AsyncHTTPClient",
+            courier: .generated(.courierAsyncHTTPClient),
+            baseline: .generated(.openAPIAsyncHTTPClient)
+        ),
     ]
 
     /// The budget: for each pair, how many allocations per request Courier may add to its baseline.
@@ -125,6 +133,11 @@ enum AllocationGate {
                     [
                         "count-curl", String(CurlBench.Client.allCases.firstIndex(of: client) ?? 0), String(port),
                         String(requests),
+                    ]
+                case .generated(let transport):
+                    [
+                        "count-openapi", String(GeneratedClients.Transport.allCases.firstIndex(of: transport) ?? 0),
+                        String(port), String(requests),
                     ]
                 }
             let (_, stderr) = try Measure.child(arguments, environment: ["LD_PRELOAD": counter])

@@ -12,9 +12,9 @@ import FoundationNetworking
 /// event loop it runs on.
 extension AsyncHTTPClientTransport {
     /// A streamed body's task runs on the loop its body completes on, so that ``RequestBodyEnd`` can order its wait
-    /// after the client's own; any other on whichever loop the client picks.
+    /// after the client's own; any other on the transport's own loop (``loop``).
     func preference(for bodyEnd: RequestBodyEnd?) -> HTTPClient.EventLoopPreference {
-        bodyEnd.map { .delegate(on: $0.eventLoop) } ?? .indifferent
+        .delegate(on: bodyEnd?.eventLoop ?? loop)
     }
 
     /// The client's request, and the end of its body if that is streamed.
