@@ -20,7 +20,8 @@ enum AllocationGate {
         let baseline: Variant
     }
 
-    /// One thing counted: a mocked call, a request over the loopback, or raw URLSession with a data delegate.
+    /// One thing counted: a mocked call, a request over the loopback, raw URLSession with a data delegate, a client
+    /// of the libcurl table, or a generated client's call.
     enum Variant: Sendable, Hashable {
         case mocked(String)
         case loopback(Loopback.Client)
@@ -162,6 +163,15 @@ enum AllocationGate {
             throw BenchmarkError.badResponse
         }
         try await httpClient.shutdown()
+    }
+
+    /// `count` calls of a generated client over `transport` one after the other, after the same warm-up; both
+    /// transports of the pair share the client `HTTPClient.shared`, as the generated client's table does.
+    static func repeatGenerated(_ transport: GeneratedClients.Transport, port: Int, count: Int) async throws {
+        let operation = GeneratedClients.request(over: transport, port: port, httpClient: .shared)
+        for _ in 0..<(count + 50) where !(await operation()) {
+            throw BenchmarkError.badResponse
+        }
     }
 
     /// `count` requests of a libcurl table client one after the other, after the same warm-up.

@@ -107,10 +107,7 @@ case "count-openapi":
     // count-openapi <transport number, 0-3> <port> <requests>: as count-loopback, for the generated client's table.
     let transports = GeneratedClients.Transport.allCases
     let transport = transports[min(max(Int(arguments[1]) ?? 0, 0), transports.count - 1)]
-    let operation = GeneratedClients.request(over: transport, port: Int(arguments[2]) ?? 0, httpClient: .shared)
-    for _ in 0..<((Int(arguments[3]) ?? 1) + 50) where !(await operation()) {
-        throw BenchmarkError.badResponse
-    }
+    try await AllocationGate.repeatGenerated(transport, port: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 1)
 
 case "allocation-gate":
     // allocation-gate: heap allocations per request against Benchmarks/allocation-budget.json; run by .ci/run,

@@ -12,9 +12,9 @@ import FoundationNetworking
 /// event loop it runs on.
 extension AsyncHTTPClientTransport {
     /// A streamed body's task runs on the loop its body completes on, so that ``RequestBodyEnd`` can order its wait
-    /// after the client's own; any other on the transport's own loop (``loop``).
+    /// after the client's own; any other on whichever loop the client picks.
     func preference(for bodyEnd: RequestBodyEnd?) -> HTTPClient.EventLoopPreference {
-        .delegate(on: bodyEnd?.eventLoop ?? loop)
+        bodyEnd.map { .delegate(on: $0.eventLoop) } ?? .indifferent
     }
 
     /// The client's request, and the end of its body if that is streamed.

@@ -22,11 +22,6 @@ import FoundationNetworking
 /// version), given here for every request or by an endpoint for its own, and speaks HTTP/2 to servers that offer it
 /// (with a client configured for `.automatic`, the default), many requests at once on one connection.
 ///
-/// A transport runs its exchanges on one event loop of its client, chosen when it is made, where the client also makes
-/// its connections, so that the events of an exchange do not cross between loops; transports made one after the other
-/// take the client's loops in turn, so a process that needs more than one loop's worth of connections spreads them
-/// over several transports.
-///
 /// ```swift
 /// let client = HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(60))))
 /// let provider = ApiProvider<TodoApi>(transport: AsyncHTTPClientTransport(client: client))
@@ -37,14 +32,6 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The client that carries the requests; whoever created it shuts it down (`HTTPClient.shared`, and the client of
     /// a transport made with ``init(tls:)``, never need to be, and the latter must not be).
     public let client: HTTPClient
-    /// The event loop of the client that runs this transport's exchanges, chosen when the transport is made.
-    ///
-    /// The client hands every event of an exchange to the loop its task runs on. A task on whichever loop comes
-    /// next (the client's own choice) met its connection on another loop for about half the requests, and each of
-    /// their events crossed between loops (up to 4 hops per request, about 7 % of the CPU time of a generated client's
-    /// call at 16 in flight). On one loop, the client makes the transport's connections on that loop and leases them
-    /// there.
-    let loop: any EventLoop
     /// The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS configuration.
     public let tls: TLSOptions?
 
@@ -101,7 +88,6 @@ public final class AsyncHTTPClientTransport: Transport {
 
     private init(client: HTTPClient, tls: TLSOptions?, ownTLS: OwnTLS) {
         self.client = client
-        loop = client.eventLoopGroup.next()
         self.tls = tls
         self.ownTLS = ownTLS
     }

@@ -18,12 +18,12 @@ import FoundationNetworking
     }
 
     /// The producer waits twice the idle limit between its parts: the upload waits with it, and is not ended. What
-    /// proves it is what the server received, the whole body; the answer after it is the server's to send within
-    /// the limit, which a machine stalled for a second (ThreadSanitizer on two busy cores) can miss, so the call
-    /// may end either way, but only with the answer or with a timeout that came after the whole body.
+    /// proves it is that the producer was asked for its end and the server received the whole body; the answer after
+    /// it is the server's to send within the limit, which a machine stalled for a second (ThreadSanitizer on two busy
+    /// cores) can miss, so the call may end either way, but only with the answer or with a timeout after the body.
     @Test func aProducerSlowerThanTheIdleLimitIsNotCutOff() async throws {
         actor Producer {
-            private var made = 0
+            private(set) var made = 0
             func next() async throws -> Data? {
                 made += 1
                 switch made {
@@ -51,8 +51,11 @@ import FoundationNetworking
                 transport: CurlTransport()
             )
             let result = await provider.rawExchange(on: echo, body: body)
-            // Recorded once its body has arrived whole: an upload ended during the producer's wait never is, and the
-            // suite's time limit ends the wait.
+            // Asked for its end: the whole body was taken. An upload ended during the producer's wait never is.
+            let asked = await producer.made
+            #expect(asked == 3)
+            guard asked == 3 else { return }
+            // Recorded once its body has arrived whole.
             await server.waitForRequests(count: 1)
             let received = await server.receivedRequests()
             #expect(received.map(\.body) == [Data("first, second".utf8)])
