@@ -1,6 +1,15 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// What a user gets is the library: the `Courier` product depends on swift-log, swift-metrics and
+// swift-distributed-tracing alone (and, on Linux, the system's libcurl). Each optional product brings its packages only
+// for the users who name its trait: `.package(url: …, from: …, traits: ["AsyncHTTPClient"])`. SwiftPM resolves what
+// the products of a dependency need, and leaves out what only a disabled trait, a test or a target that no product
+// names would use: the test servers, the examples, the benchmarks and the fuzzer below cost a user nothing.
+//
+// Working on Courier: `swift test` builds and tests the core; `swift test --enable-all-traits` the optional products
+// too (SwiftPM has no way yet for a package to enable its own traits for its tests: swift-package-manager#9523).
+
 let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
 
 // The tests' own code is not optimized, also in a release build (where `.ci/run` runs them, against the optimized
@@ -8,6 +17,15 @@ let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .openbsd, .wasi
 let testCodeSettings: [SwiftSetting] = [
     .unsafeFlags(["-Onone", "-no-whole-module-optimization"], .when(configuration: .release))
 ]
+
+/// A product of another package that is resolved and built only where `trait` is enabled.
+func traitProduct(_ product: String, _ package: String, trait: String, on platforms: [Platform]? = nil)
+    -> Target.Dependency
+{
+    let condition: TargetDependencyCondition? =
+        if let platforms { .when(platforms: platforms, traits: [trait]) } else { .when(traits: [trait]) }
+    return .product(name: product, package: package, condition: condition)
+}
 
 let package = Package(
     name: "Courier",
@@ -18,37 +36,50 @@ let package = Package(
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
-        .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
-        .library(name: "CourierTestServerTLS", targets: ["CourierTestServerTLS"]),
-        .executable(name: "TodoExample", targets: ["TodoExample"]),
-        .executable(name: "GitHubExample", targets: ["GitHubExample"]),
-        .executable(name: "OpenAPIExample", targets: ["OpenAPIExample"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "CourierAsyncHTTPClient: send over AsyncHTTPClient (brings async-http-client, SwiftNIO, NIOSSL)."
+        ),
+        .trait(
+            name: "Combine",
+            description: "CourierCombine: Combine publishers (brings OpenCombine where Apple's Combine does not exist)."
+        ),
+        .trait(
+            name: "OpenAPI",
+            description: "CourierOpenAPI: ApiProvider as a generated client's transport (brings swift-openapi-runtime)."
+        ),
     ],
     dependencies: [
-        // Without Hummingbird's default trait ConfigurationSupport: swift-configuration is not used here, and it is
-        // the largest module the examples' loopback server would build after NIO.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        // The library's.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The optional products' (and the test servers' and benchmarks', which no user builds).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        // Only for the OpenAPI example: its client is generated at build time, as users generate theirs.
-        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
-        // Only for the benchmarks: the OpenAPI project's own transports, the baselines of a generated client's call.
+        // Only for working on Courier. Hummingbird without its default trait ConfigurationSupport: swift-configuration
+        // is not used here, and it is the largest module the test server would build after NIO.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        // The to-do server of the examples (FlyingFox: it builds in seconds, where Hummingbird takes minutes).
+        .package(path: "Examples/TodoServer"),
+        // The benchmarks' baselines for a generated client's call: the OpenAPI project's own transports.
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
-        // Only for the Observability article's snippets: a real metrics backend, wired as a user would.
+        // The Observability article's snippets: a real metrics backend, wired as a user would.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // MARK: The library
+
         .target(
             name: "Courier",
             dependencies: [
@@ -61,19 +92,6 @@ let package = Package(
                 .target(name: "CLibcurl", condition: .when(platforms: [.linux])),
             ]
         ),
-        .target(
-            name: "CourierAsyncHTTPClient",
-            dependencies: [
-                "Courier",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
-        ),
         .systemLibrary(
             name: "CLibcurl",
             pkgConfig: "libcurl",
@@ -82,32 +100,43 @@ let package = Package(
         .target(name: "CCourierCurl", dependencies: ["CLibcurl"]),
         // `CurlTransport` is in `Courier` now (on Linux); the product stays for packages that name it.
         .target(name: "CourierCurl", dependencies: ["Courier"]),
+
+        // MARK: Optional products: their code is compiled where their trait is enabled
+
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                "Courier",
+                traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+                traitProduct("NIOConcurrencyHelpers", "swift-nio", trait: "AsyncHTTPClient"),
+                traitProduct("NIOCore", "swift-nio", trait: "AsyncHTTPClient"),
+                traitProduct("NIOHTTP1", "swift-nio", trait: "AsyncHTTPClient"),
+                traitProduct("NIOHTTPCompression", "swift-nio-extras", trait: "AsyncHTTPClient"),
+                traitProduct("NIOPosix", "swift-nio", trait: "AsyncHTTPClient"),
+                traitProduct("NIOSSL", "swift-nio-ssl", trait: "AsyncHTTPClient"),
+            ]
+        ),
         .target(
             name: "CourierCombine",
             dependencies: [
                 "Courier",
                 // Apple platforms have Combine itself; OpenCombine is built only where Combine does not exist.
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApplePlatforms)),
-                .product(
-                    name: "OpenCombineDispatch",
-                    package: "OpenCombine",
-                    condition: .when(platforms: nonApplePlatforms)
-                ),
-                .product(
-                    name: "OpenCombineFoundation",
-                    package: "OpenCombine",
-                    condition: .when(platforms: nonApplePlatforms)
-                ),
+                traitProduct("OpenCombine", "OpenCombine", trait: "Combine", on: nonApplePlatforms),
+                traitProduct("OpenCombineDispatch", "OpenCombine", trait: "Combine", on: nonApplePlatforms),
+                traitProduct("OpenCombineFoundation", "OpenCombine", trait: "Combine", on: nonApplePlatforms),
             ]
         ),
         .target(
             name: "CourierOpenAPI",
             dependencies: [
                 "Courier",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                traitProduct("HTTPTypes", "swift-http-types", trait: "OpenAPI"),
+                traitProduct("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI"),
             ]
         ),
+
+        // MARK: Working on Courier: no product names these, so no user resolves or builds them
+
         .target(
             name: "CourierTestServer",
             dependencies: [
@@ -121,8 +150,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // Apart from the plain loopback server, so that the examples (and a user's tests that need no HTTPS) do not
-        // build TLS and HTTP/2.
+        // Apart from the plain loopback server, so that what needs no HTTPS does not build TLS and HTTP/2.
         .target(
             name: "CourierTestServerTLS",
             dependencies: [
@@ -135,53 +163,62 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "TodoExample",
+            dependencies: ["Courier", .product(name: "TodoServer", package: "TodoServer")],
+            path: "Examples/TodoExample"
+        ),
+        .executableTarget(
+            name: "GitHubExample",
+            dependencies: ["Courier", "CourierTestServer"],
+            path: "Examples/GitHubExample"
+        ),
+        .executableTarget(
             name: "CourierBenchmarks",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
-                "CourierCurl",
+                "CourierOpenAPI",
                 // The raw libcurl baseline.
                 "CCourierCurl",
                 "CLibcurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-                "CourierOpenAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                // The tables compare Courier's transports and the OpenAPI project's, so the benchmarks are built with
+                // the package's traits (`.ci/run` enables them all).
+                traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+                traitProduct("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", trait: "AsyncHTTPClient"),
             ],
             path: "Benchmarks/CourierBenchmarks",
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            // Generated/ holds the client the generated-client tables call, made from its openapi.yaml by its
+            // `generate` script and kept, so that building the benchmarks does not build the generator.
+            exclude: ["Generated/generate", "Generated/openapi.yaml", "Generated/openapi-generator-config.yaml"]
         ),
         .executableTarget(
             name: "CourierFuzz",
             dependencies: ["Courier"],
             path: "Fuzz/CourierFuzz"
         ),
-        .executableTarget(
-            name: "TodoExample",
-            dependencies: ["Courier", "CourierCombine", "CourierTestServer"],
-            path: "Examples/TodoExample"
-        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
                 "Courier",
-                "CourierCombine",
                 "CourierAsyncHTTPClient",
+                "CourierCombine",
                 "CourierCurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
                 "GitHubExample",
                 "TodoExample",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -192,11 +229,6 @@ let package = Package(
             ],
             swiftSettings: testCodeSettings
         ),
-        .executableTarget(
-            name: "GitHubExample",
-            dependencies: ["Courier", "CourierTestServer"],
-            path: "Examples/GitHubExample"
-        ),
         .testTarget(
             name: "CourierOpenAPITests",
             dependencies: [
@@ -204,39 +236,17 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierOpenAPI",
                 "CourierTestServer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
+                traitProduct("HTTPTypes", "swift-http-types", trait: "OpenAPI"),
+                traitProduct("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: testCodeSettings
         ),
-        .executableTarget(
-            name: "OpenAPIExample",
-            dependencies: [
-                "Courier",
-                "CourierAsyncHTTPClient",
-                "CourierOpenAPI",
-                "CourierTestServer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            ],
-            path: "Examples/OpenAPIExample",
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
-        ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: [
-                "Courier",
-                "CourierCurl",
-                "CourierOpenAPI",
-                "CourierTestServer",
-                "GitHubExample",
-                "OpenAPIExample",
-                "TodoExample",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            ],
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "GitHubExample", "TodoExample"],
             swiftSettings: [.treatAllWarnings(as: .error)] + testCodeSettings
         ),
         .testTarget(
@@ -249,7 +259,7 @@ let package = Package(
                 "CourierTestServerTLS",
                 "GitHubExample",
                 "TodoExample",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

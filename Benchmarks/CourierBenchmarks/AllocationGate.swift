@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Foundation
 
@@ -225,3 +226,4 @@ final class SessionCollector: NSObject, URLSessionDataDelegate, @unchecked Senda
         transfer?.continuation.resume(returning: error == nil ? transfer?.body : nil)
     }
 }
+#endif

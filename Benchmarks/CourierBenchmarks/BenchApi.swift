@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import Courier
 import Foundation
 
@@ -70,3 +71,4 @@ enum Bodies {
         return (try? JSONEncoder().encode(items)) ?? Data()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -60,3 +61,4 @@ enum BenchServer {
         )
     }
 }
+#endif

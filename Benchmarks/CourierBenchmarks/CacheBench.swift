@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -165,3 +166,4 @@ enum CacheBench {
         }
     }
 }
+#endif

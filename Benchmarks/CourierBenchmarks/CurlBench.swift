@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -82,3 +83,4 @@ enum CurlBench {
         print("")
     }
 }
+#endif

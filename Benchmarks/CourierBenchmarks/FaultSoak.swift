@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -705,4 +706,5 @@ private func mallocTrim(_ pad: Int) -> Int32
 /// glibc's `mallopt`.
 @_silgen_name("mallopt")
 private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
 #endif

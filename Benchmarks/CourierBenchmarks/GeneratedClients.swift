@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -68,3 +69,4 @@ enum GeneratedClients {
         return count
     }
 }
+#endif

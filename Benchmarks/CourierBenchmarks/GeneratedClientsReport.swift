@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import Foundation
 
 /// A generated client's call over each transport it can have, each in a process of its own, taking turns: Courier
@@ -61,3 +62,4 @@ enum GeneratedClientsReport {
         print("")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -67,3 +68,4 @@ enum Loopback {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import Foundation
 
 /// Timing, memory and child processes for the benchmark.
@@ -160,3 +161,4 @@ enum BenchmarkError: Error {
     case serverDidNotStart(String)
     case badResponse
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import Courier
 import Foundation
 
@@ -84,3 +85,4 @@ enum Mocked {
         }
     }
 }
+#endif

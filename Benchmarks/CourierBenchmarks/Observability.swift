@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import CoreMetrics
 import Courier
@@ -133,3 +134,4 @@ extension Report {
         print("")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import CCourierCurl
 import CLibcurl
 import Foundation
@@ -100,3 +101,4 @@ final class RawCurl: @unchecked Sendable {
         }
     }
 }
+#endif

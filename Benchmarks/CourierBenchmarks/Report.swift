@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Foundation
 
@@ -309,3 +310,4 @@ extension Report {
         String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
 }
+#endif

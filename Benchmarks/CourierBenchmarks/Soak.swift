@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Foundation
 
@@ -27,3 +28,4 @@ enum Soak {
         }
     }
 }
+#endif

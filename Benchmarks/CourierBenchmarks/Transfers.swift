@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -187,3 +188,4 @@ final class RawSessionReader: NSObject, URLSessionDataDelegate, @unchecked Senda
         if let error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: count) }
     }
 }
+#endif

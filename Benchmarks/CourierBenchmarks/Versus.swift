@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import Foundation
 
 /// This build's loopback clients beside another build's (e.g. the commit before a change), in the same run: the
@@ -192,3 +193,4 @@ enum Versus {
         return Figure(rate: thousands ? rate * 1000 : rate, cpu: cpu)
     }
 }
+#endif

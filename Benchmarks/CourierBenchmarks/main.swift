@@ -1,3 +1,4 @@
+#if AsyncHTTPClient && OpenAPI
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -222,3 +223,13 @@ case "soak":
 default:
     try await Report.run(flightDuration: flightDuration)
 }
+#else
+import Foundation
+
+// The tables set Courier beside AsyncHTTPClient and the OpenAPI project's transports: they are built with the
+// package's traits, as `.ci/run` builds them.
+FileHandle.standardError.write(
+    Data("CourierBenchmarks needs the package's traits: swift run -c release --enable-all-traits CourierBenchmarks\n".utf8)
+)
+exit(2)
+#endif

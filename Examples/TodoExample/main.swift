@@ -1,10 +1,11 @@
-// The README's to-do API (TodoApi.swift, Todo.swift) called through each of Courier's doors, Combine's included,
-// against a loopback server that this example starts itself. Run it with `swift run TodoExample`.
+// The README's to-do API (TodoApi.swift, Todo.swift) called through each of Courier's doors against a loopback server
+// that this example starts itself. Run it with `swift run TodoExample`. (The fourth door, Combine's publishers, comes
+// with the optional CourierCombine product: the Combine article shows it.)
 import Courier
-import CourierTestServer
 import Foundation
+import TodoServer
 
-let server = try await TestServer.start()
+let server = try await TodoServer.start()
 // The endpoints name the production URL; the provider points them at the local server instead.
 let provider = ApiProvider<TodoApi>(
     baseUrl: server.baseUrl,
@@ -48,14 +49,5 @@ let waited = await withCheckedContinuation { continuation in
     }
 }
 print("  wait door: \((try? waited.get())?.count ?? 0) to-dos on page 2")
-
-// Combine (the CourierCombine product): a publisher, and the raw door with CombineRequest's operators
-let model = TodoListModel(provider: provider)
-await withCheckedContinuation { continuation in model.load(page: 1) { continuation.resume() } }
-print("  publisher door: \(model.titles)")
-await withCheckedContinuation { continuation in model.open(id: 2) { continuation.resume() } }
-print("  operators: \(model.openedTodo?.title ?? "nothing")")
-await withCheckedContinuation { continuation in model.open(id: 999) { continuation.resume() } }
-print("  operators refused: \(model.errorMessage ?? "nothing")")
 
 await server.stop()

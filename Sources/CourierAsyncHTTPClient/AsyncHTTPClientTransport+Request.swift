@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -63,3 +64,4 @@ extension AsyncHTTPClientTransport {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -45,3 +46,4 @@ extension AsyncHTTPClientTransport {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -168,3 +169,4 @@ public final class AsyncHTTPClientTransport: Transport {
 
 /// Sends a body as it is produced, pausing the producer while the connection cannot take more.
 extension AsyncHTTPClientTransport: RequestBodyStreaming {}
+#endif

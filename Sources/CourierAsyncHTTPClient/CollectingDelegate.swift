@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -175,3 +176,4 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         )
     }
 }
+#endif

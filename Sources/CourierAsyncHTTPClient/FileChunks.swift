@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -103,3 +104,4 @@ struct FileChunks: Sendable {
         }
     }
 }
+#endif

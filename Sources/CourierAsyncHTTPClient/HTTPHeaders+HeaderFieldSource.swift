@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import Courier
 import NIOHTTP1
 
@@ -13,3 +14,4 @@ extension HTTPHeaders: HeaderFieldSource {
         return fields
     }
 }
+#endif

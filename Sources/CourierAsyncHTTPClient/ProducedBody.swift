@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import NIOConcurrencyHelpers
@@ -70,3 +71,4 @@ final class ProducedBody: Sendable {
         reason: "the request body was produced while it was sent and cannot be sent again to follow a redirect"
     )
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import NIOConcurrencyHelpers
 import NIOCore
@@ -96,3 +97,4 @@ extension RequestBodyEnd? {
         self?.holding(consumed) ?? consumed
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import NIOConcurrencyHelpers
@@ -41,3 +42,4 @@ enum SharedClients {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -142,3 +143,4 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import Courier
 import Foundation
 import NIOConcurrencyHelpers
@@ -93,3 +94,4 @@ final class TLSConfigurations: Sendable {
         return read
     }
 }
+#endif

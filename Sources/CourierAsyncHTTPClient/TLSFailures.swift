@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import Courier
 import Foundation
 import NIOSSL
@@ -48,3 +49,4 @@ enum TLSFailures {
         }
     }
 }
+#endif

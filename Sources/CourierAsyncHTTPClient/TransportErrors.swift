@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -77,3 +78,4 @@ extension URLError {
         self.init(code, userInfo: [NSUnderlyingErrorKey: underlying, NSLocalizedDescriptionKey: "\(underlying)"])
     }
 }
+#endif

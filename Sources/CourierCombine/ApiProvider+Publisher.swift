@@ -1,3 +1,4 @@
+#if Combine
 import Courier
 import Foundation
 
@@ -100,3 +101,4 @@ extension ApiProvider {
         }
     }
 }
+#endif

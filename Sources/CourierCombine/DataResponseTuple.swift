@@ -1,3 +1,4 @@
+#if Combine
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -6,3 +7,4 @@ import FoundationNetworking
 
 /// An answer of any status: its body and its response, as CombineRequest's `sendRequest()` publishes them.
 public typealias DataResponseTuple = (data: Data, response: HTTPURLResponse)
+#endif

@@ -1,3 +1,4 @@
+#if Combine
 // `import CourierCombine` is the one import a Microya file needs: Courier's names, and Combine's where Combine
 // exists (Apple platforms) or OpenCombine's with its DispatchQueue scheduler and JSON coders where it does not.
 @_exported import Courier
@@ -8,4 +9,5 @@
 @_exported import OpenCombine
 @_exported import OpenCombineDispatch
 @_exported import OpenCombineFoundation
+#endif
 #endif

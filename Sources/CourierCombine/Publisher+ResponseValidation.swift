@@ -1,3 +1,4 @@
+#if Combine
 import Courier
 import Foundation
 
@@ -85,3 +86,4 @@ enum ContentTypeMatch {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Combine
 import Courier
 import Foundation
 
@@ -43,3 +44,4 @@ extension PublisherValidationError: CustomStringConvertible, CustomDebugStringCo
 /// `ValidationPlugin`'s): in a file that imports `CourierCombine`, this alias hides that one until it is removed.
 @available(*, deprecated, renamed: "PublisherValidationError")
 public typealias ResponseValidationError = PublisherValidationError
+#endif

@@ -1,3 +1,4 @@
+#if Combine
 import Courier
 import Foundation
 
@@ -106,3 +107,4 @@ final class RequestSubscription<Output: SendableMetatype, Failure: Error>: Subsc
         }
     }
 }
+#endif

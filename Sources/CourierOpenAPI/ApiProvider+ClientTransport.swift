@@ -1,3 +1,4 @@
+#if OpenAPI
 import Courier
 import Foundation
 import HTTPTypes
@@ -86,3 +87,4 @@ private final class BodyParts: @unchecked Sendable {
         try await iterator.next().map { Data($0) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenAPI
 import Courier
 import Foundation
 import HTTPTypes
@@ -80,3 +81,4 @@ extension OpenAPIOperation: CustomStringConvertible {
 extension OpenAPIOperation: PercentEncodedTarget {
     package var percentEncodedTarget: String { request.path ?? "/" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenAPI
 import Courier
 import CourierOpenAPI
 import CourierTestServer
@@ -152,3 +153,4 @@ extension Result where Failure == any Error {
         }
     }
 }
+#endif

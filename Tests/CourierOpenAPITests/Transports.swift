@@ -1,18 +1,34 @@
-import AsyncHTTPClient
+#if OpenAPI
 import Courier
-import CourierAsyncHTTPClient
 import CourierOpenAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
 
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
+
 /// The transports a generated client's calls are tested over.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
+    #if AsyncHTTPClient
     case asyncHTTPClient
+    #endif
 
     var testDescription: String { rawValue }
+
+    /// Whether a body of unknown length goes out in chunks as it is produced (URLSession reads it whole first).
+    var streamsUnknownLengths: Bool {
+        switch self {
+        case .urlSession: false
+        #if AsyncHTTPClient
+        case .asyncHTTPClient: true
+        #endif
+        }
+    }
 
     /// Runs `body` with a provider of operations over this transport, then releases what the transport opened.
     func withProvider<Result>(
@@ -23,6 +39,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession:
             return try await body(ApiProvider(plugins: plugins, transport: URLSessionTransport(), scheduler: scheduler))
+        #if AsyncHTTPClient
         case .asyncHTTPClient:
             // A refused connection fails at once, instead of being tried again until the connect timeout.
             var configuration = HTTPClient.Configuration()
@@ -44,6 +61,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 try await client.shutdown()
                 throw error
             }
+        #endif
         }
     }
 }
@@ -63,3 +81,4 @@ func call(
 ) -> HTTPRequest {
     HTTPRequest(method: method, scheme: nil, authority: nil, path: pathAndQuery, headerFields: headers)
 }
+#endif

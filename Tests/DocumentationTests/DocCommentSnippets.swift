@@ -1,11 +1,14 @@
-import AsyncHTTPClient
 import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import Foundation
 import Logging
 import Testing
+
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
 
 @testable import TodoExample
 
@@ -193,6 +196,7 @@ import Testing
         }
     }
 
+    #if AsyncHTTPClient
     @Test func asyncHttpClientTransport() async throws {
         try await TestServer.withServer { server in
             // snippet: AsyncHTTPClientTransport doc
@@ -210,6 +214,7 @@ import Testing
             }
         }
     }
+    #endif
 
     @Test func curlTransport() async throws {
         try await TestServer.withServer { server in

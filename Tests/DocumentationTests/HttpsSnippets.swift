@@ -1,10 +1,13 @@
 import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
 import Testing
+
+#if AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
 
 // snippet: payments api
 enum PaymentsApi: Endpoint {
@@ -33,6 +36,7 @@ struct PaymentsError: Decodable {
 }
 // end snippet
 
+#if AsyncHTTPClient
 // snippet: mutual tls provider
 func paymentsProvider(
     baseUrl: URL,
@@ -49,6 +53,7 @@ func paymentsProvider(
     return ApiProvider<PaymentsApi>(baseUrl: baseUrl, transport: AsyncHTTPClientTransport(tls: tls))
 }
 // end snippet
+#endif
 
 // snippet: pinned provider
 func pinnedPaymentsProvider(
@@ -83,6 +88,7 @@ func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
 
 /// The HTTPS article's snippets, against the loopback HTTPS server with the test authority.
 @Suite struct HttpsSnippets {
+    #if AsyncHTTPClient
     @Test func mutualTlsWithAPrivateAuthorityGetsInAndEveryoneElseIsToldWhy() async throws {
         let certificates = TestCertificates.shared
         try await TestServer.withServer(tls: .init(requiresClientCertificate: true, minimumVersion: .tlsv13)) {
@@ -113,6 +119,8 @@ func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
             #expect(await server.receivedRequests().count == 2)
         }
     }
+
+    #endif
 
     @Test func aPinnedProviderReachesTheServerWithThatKeyAndNoOther() async throws {
         let certificates = TestCertificates.shared

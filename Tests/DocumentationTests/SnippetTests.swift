@@ -168,6 +168,11 @@ import Testing
             }
             let enumerator = FileManager.default.enumerator(atPath: url.path)
             while let relative = enumerator?.nextObject() as? String {
+                // A nested package's build folder (`.build`) holds its dependencies' sources, not this repository's.
+                if relative.split(separator: "/").last?.hasPrefix(".") == true {
+                    enumerator?.skipDescendants()
+                    continue
+                }
                 found.append(path + "/" + relative)
             }
         }

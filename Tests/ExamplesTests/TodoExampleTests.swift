@@ -18,9 +18,6 @@ import Testing
             "  status 404, server says: no to-do with id 999",
             "  completion door: To-do 1",
             "  wait door: 3 to-dos on page 2",
-            #"  publisher door: ["To-do 1", "To-do 2", "To-do 3"]"#,
-            "  operators: To-do 2",
-            "  operators refused: The server answered 404 Not Found, where a status in 200..<300 was expected.",
         ] {
             #expect(run.printed.contains(line + "\n"), "missing \(line) in:\n\(run.printed)")
         }

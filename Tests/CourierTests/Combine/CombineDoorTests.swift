@@ -1,3 +1,4 @@
+#if Combine
 import CourierCombine
 import CourierTestServer
 import Foundation
@@ -237,3 +238,4 @@ private final class ResultWatcher: Plugin<TestApi>, @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Combine
 import CourierTestServer
 import Foundation
 import Testing
@@ -88,3 +89,4 @@ import FoundationNetworking
         #expect(ContentTypeMatch.matches(contentType, expected: expected) == matches)
     }
 }
+#endif

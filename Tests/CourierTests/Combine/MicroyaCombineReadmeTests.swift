@@ -1,3 +1,4 @@
+#if Combine
 import CourierCombine
 import CourierTestServer
 import Foundation
@@ -129,3 +130,4 @@ private final class ErrorLogger: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Combine
 import CourierCombine
 import Foundation
 
@@ -84,3 +85,4 @@ final class OnDemandSubscriber<Input: Sendable, Failure: Error>: Subscriber, @un
     /// Returns once the stream has ended.
     func waitForEnd() async { for await _ in ended {} }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -44,3 +45,4 @@ final class BlockedPoolXCTests: XCTestCase {
         try await server.stop()
     }
 }
+#endif

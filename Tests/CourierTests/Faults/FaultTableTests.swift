@@ -1,17 +1,25 @@
-import AsyncHTTPClient
 import Courier
-import CourierAsyncHTTPClient
-import CourierCombine
 import CourierTestServer
 import Foundation
 import Testing
+
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
+#if Combine
+import CourierCombine
+#endif
 
 /// Every fault of the hostile server, on both transports and through every door, ends as the fault table says, and
 /// the server received the request once (a refused connection: never).
 @Suite(.timeLimit(.minutes(2))) struct FaultTableTests {
     /// The pipeline's three doors and the Combine publisher.
     enum FaultDoor: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case completion, wait, async, combine
+        case completion, wait, async
+        #if Combine
+        case combine
+        #endif
         var testDescription: String { rawValue }
     }
 
@@ -44,6 +52,7 @@ import Testing
         }
     }
 
+    #if AsyncHTTPClient
     /// The table's AsyncHTTPClient column is for a client as configured by default, which does not decompress; one
     /// told to reports a body that does not inflate as libcurl's is.
     @Test func aDecompressingClientReportsCorruptGzipAsURLSessionDoes() async throws {
@@ -57,6 +66,7 @@ import Testing
             }
         }
     }
+    #endif
 
     @Test func theArticlesTableIsThisTable() throws {
         let article = try String(contentsOf: Self.repositoryRoot.appendingPathComponent(Self.article), encoding: .utf8)
@@ -92,6 +102,7 @@ import Testing
             FaultOutcome(await provider.result(through: .completion, on: endpoint, decodeBodyTo: [Int].self))
         case .wait: FaultOutcome(await provider.result(through: .wait, on: endpoint, decodeBodyTo: [Int].self))
         case .async: FaultOutcome(await provider.result(through: .async, on: endpoint, decodeBodyTo: [Int].self))
+        #if Combine
         case .combine:
             await {
                 let published = await provider.publisher(on: endpoint, decodeBodyTo: [Int].self).outcome()
@@ -101,6 +112,7 @@ import Testing
                 }
                 return FaultOutcome(.success(value))
             }()
+        #endif
         }
     }
 }
@@ -109,7 +121,9 @@ extension TransportKind {
     var faultTableColumn: FaultTable.Transport {
         switch self {
         case .urlSession: .urlSession
+        #if AsyncHTTPClient
         case .asyncHTTPClient: .asyncHTTPClient
+        #endif
         case .curl: .curl
         }
     }

@@ -29,6 +29,7 @@ import FoundationNetworking
         }
     }
 
+    #if AsyncHTTPClient
     /// `Content-Range: bytes 4-10/*` with a `Content-Length` of `Int64.max`: the part's end, 4 + `Int64.max`,
     /// overflowed and trapped when a resumed download added them. Over AsyncHTTPClient only: FoundationNetworking
     /// traps on that length itself (see the fault table).
@@ -55,4 +56,5 @@ import FoundationNetworking
             }
         }
     }
+#endif
 }

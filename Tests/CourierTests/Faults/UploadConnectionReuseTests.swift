@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
@@ -54,3 +55,4 @@ import Testing
         var timeout: Duration? { .seconds(60) }
     }
 }
+#endif

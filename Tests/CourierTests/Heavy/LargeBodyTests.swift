@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import Foundation
@@ -8,6 +6,10 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#endif
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
 #endif
 
 extension Heavy {
@@ -138,6 +140,7 @@ extension Heavy {
             switch transport {
             case .urlSession:
                 result = await send(ApiProvider(baseUrl: server.baseUrl, transport: URLSessionTransport()))
+            #if AsyncHTTPClient
             case .asyncHTTPClient:
                 // Inflating is the client's to configure (without the client's own limit, so that Courier's applies);
                 // a client that does not inflate hands over the compressed bytes.
@@ -147,6 +150,7 @@ extension Heavy {
                     let transport = AsyncHTTPClientTransport(client: client)
                     return await send(ApiProvider(baseUrl: server.baseUrl, transport: transport))
                 }
+            #endif
             case .curl:
                 result = await send(ApiProvider(baseUrl: server.baseUrl, transport: CurlTransport()))
             }

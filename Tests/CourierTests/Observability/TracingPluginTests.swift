@@ -1,5 +1,3 @@
-import AsyncHTTPClient
-import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import InMemoryTracing
@@ -10,6 +8,10 @@ import Tracing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#endif
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
 #endif
 
 /// The spans of real requests over both transports, their attributes and tree, and the `traceparent` the server
@@ -212,6 +214,7 @@ import FoundationNetworking
         #expect(tree.childNames == ["send"])
     }
 
+    #if AsyncHTTPClient
     @Test func overAsyncHTTPClientCouriersOwnClientAddsNoSpanOrHeaderOfItsOwn() async throws {
         try await TestServer.withServer { server in
             let tracer = W3CTracer()
@@ -246,6 +249,7 @@ import FoundationNetworking
             #expect(clientsOwn.first?.parentSpanID == nil)
         }
     }
+    #endif
 
     @Test func aChildSpanStartedAfterTheRequestEndedIsEndedAtOnce() throws {
         // A cancellation can end the request while its hook task is still starting a sending.

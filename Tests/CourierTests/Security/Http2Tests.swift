@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Courier
-import CourierAsyncHTTPClient
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation

@@ -1,17 +1,20 @@
-import AsyncHTTPClient
 @testable import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
 import Testing
 
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
+
 /// HTTPS against the loopback server with certificates made at test time: what each transport can do, and the
 /// same typed failure for the same fault.
 @Suite struct HttpsTests {
     /// The transports that apply `TLSOptions` (URLSession on Linux refuses them).
-    static let applyingOptions: [TransportKind] = [.asyncHTTPClient, .curl]
+    static let applyingOptions = TransportKind.notURLSession
 
     /// Runs `body` with a provider over `kind` with `tls`: AsyncHTTPClient on a client of its own that speaks HTTP/2
     /// when offered, or libcurl.
@@ -22,25 +25,27 @@ import Testing
         plugins: [Plugin<HttpsApi>] = [],
         _ body: (ApiProvider<HttpsApi>) async throws -> Result
     ) async throws -> Result {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        // The handshake counts towards the connect timeout, and under ThreadSanitizer the parallel suite has made a
-        // loopback request take 12 s.
-        configuration.timeout.connect = .seconds(60)
-        if kind == .curl {
-            return try await body(
-                ApiProvider<HttpsApi>(baseUrl: server.baseUrl, plugins: plugins, transport: CurlTransport(tls: tls))
-            )
-        }
-        return try await withHTTPClient(configuration) { client in
-            try await body(
-                ApiProvider<HttpsApi>(
-                    baseUrl: server.baseUrl,
-                    plugins: plugins,
-                    transport: AsyncHTTPClientTransport(client: client, tls: tls)
+        #if AsyncHTTPClient
+        if kind == .asyncHTTPClient {
+            var configuration = HTTPClient.Configuration()
+            configuration.connectionPool.retryConnectionEstablishment = false
+            // The handshake counts towards the connect timeout, and under ThreadSanitizer the parallel suite has made
+            // a loopback request take 12 s.
+            configuration.timeout.connect = .seconds(60)
+            return try await withHTTPClient(configuration) { client in
+                try await body(
+                    ApiProvider<HttpsApi>(
+                        baseUrl: server.baseUrl,
+                        plugins: plugins,
+                        transport: AsyncHTTPClientTransport(client: client, tls: tls)
+                    )
                 )
-            )
+            }
         }
+        #endif
+        return try await body(
+            ApiProvider<HttpsApi>(baseUrl: server.baseUrl, plugins: plugins, transport: CurlTransport(tls: tls))
+        )
     }
 
     @Test(arguments: Self.applyingOptions, [false, true])
@@ -182,6 +187,7 @@ import Testing
                     #expect(reason.contains(expected), "\(reason)")
                 }
             }
+            #if AsyncHTTPClient
             // Given to the transport over Courier's own client, the same options fail every request the same way.
             let shared = ApiProvider<HttpsApi>(
                 baseUrl: server.baseUrl,
@@ -189,6 +195,7 @@ import Testing
             )
             let unreadable = await shared.response(on: .echo(), decodeBodyTo: Data.self)
             #expect(unreadable.invalidRequestReason?.contains("trust roots") == true)
+            #endif
             let session = ApiProvider<HttpsApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
             let refused = await session.response(on: .echoWith(tls: try .testAuthority()), decodeBodyTo: Data.self)
             #expect(refused.invalidRequestReason?.contains("AsyncHTTPClientTransport") == true)

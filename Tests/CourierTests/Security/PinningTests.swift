@@ -1,5 +1,4 @@
 @testable import Courier
-import CourierAsyncHTTPClient
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -108,10 +107,12 @@ import Testing
                     #expect(reason.contains(pin), "\(reason)")
                 }
             }
+            #if AsyncHTTPClient
             let client = try await HttpsTests.withProvider(.asyncHTTPClient, server, tls: nil) { provider in
                 await provider.response(on: .echoWith(tls: try Self.pinned([current])), decodeBodyTo: Data.self)
             }
             #expect(client.invalidRequestReason?.contains("CurlTransport") == true, "\(client)")
+            #endif
             let session = ApiProvider<HttpsApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
             let refused = await session.response(
                 on: .echoWith(tls: TLSOptions(pinnedPublicKeys: [TLSPublicKeyPin(sha256: current)])),

@@ -1,27 +1,39 @@
-import AsyncHTTPClient
 import Courier
-import CourierAsyncHTTPClient
 import CourierCurl
 import Foundation
 import Testing
 
-/// The transports every conformance test runs through.
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
+
+/// The transports every conformance test runs through: AsyncHTTPClient's where its trait is enabled
+/// (`swift test --enable-all-traits`, as `.ci/run` does).
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
+    #if AsyncHTTPClient
     case asyncHTTPClient
+    #endif
     case curl
 
     var testDescription: String { rawValue }
+
+    /// The transports other than FoundationNetworking's URLSession, for what it cannot do: apply `TLSOptions`, send a
+    /// body as it is produced, keep the method and body on a redirect as RFC 9110 says.
+    static let notURLSession = allCases.filter { $0 != .urlSession }
 
     /// Runs `body` with this transport itself, then releases what it opened.
     func withTransport<Result>(_ body: (any Transport) async throws -> Result) async throws -> Result {
         switch self {
         case .urlSession:
             return try await body(URLSessionTransport())
+        #if AsyncHTTPClient
         case .asyncHTTPClient:
             return try await withHTTPClient(HTTPClient.Configuration()) {
                 try await body(AsyncHTTPClientTransport(client: $0))
             }
+        #endif
         case .curl:
             return try await body(CurlTransport())
         }
@@ -50,6 +62,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
                     cache: cache
                 )
             )
+        #if AsyncHTTPClient
         case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
             configuration.timeout.connect = .seconds(connectTimeoutSeconds)
@@ -66,6 +79,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
                     )
                 )
             }
+        #endif
         case .curl:
             return try await body(
                 ApiProvider(
@@ -80,6 +94,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 }
 
+#if AsyncHTTPClient
 /// Runs `body` with an AsyncHTTPClient client of its own, then shuts the client down, also when `body` throws.
 func withHTTPClient<Result>(
     _ configuration: HTTPClient.Configuration,
@@ -95,3 +110,4 @@ func withHTTPClient<Result>(
         throw error
     }
 }
+#endif

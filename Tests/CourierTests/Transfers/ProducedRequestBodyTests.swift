@@ -109,7 +109,7 @@ import FoundationNetworking
 
     /// The server sends each part back as it arrives: the second part is produced only after the first came back,
     /// which a transport that read the whole body first could never do.
-    @Test(arguments: [TransportKind.asyncHTTPClient, .curl])
+    @Test(arguments: TransportKind.notURLSession)
     func aBodyIsSentAsItIsProduced(kind: TransportKind) async throws {
         try await TestServer.withServer { server in
             try await kind.withProvider(FreeEndpoint.self, baseUrl: server.baseUrl) {

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -58,3 +59,4 @@ private final class Received: @unchecked Sendable {
 
     func append(_ more: [UInt8]) { lock.withLock { storage += more } }
 }
+#endif

@@ -45,7 +45,7 @@ import Testing
     }
 
     /// Not over FoundationNetworking's URLSession, which sends a `PUT` or a `PATCH` on without its body.
-    @Test(arguments: [TransportKind.asyncHTTPClient, .curl], [307, 308])
+    @Test(arguments: TransportKind.notURLSession, [307, 308])
     func a307Or308KeepsTheMethodAndTheBody(kind: TransportKind, status: Int) async throws {
         try await TestServer.withServer { server in
             for method in Self.methods {
@@ -75,7 +75,7 @@ import Testing
     }
 
     /// A 301 or 302 keeps a method other than `POST`, as RFC 9110 and AsyncHTTPClient do.
-    @Test(arguments: [TransportKind.asyncHTTPClient, .curl], [301, 302])
+    @Test(arguments: TransportKind.notURLSession, [301, 302])
     func a301Or302KeepsAPut(kind: TransportKind, status: Int) async throws {
         try await TestServer.withServer { server in
             let endpoint = Redirected(method: .put(body: .data(Self.body)), status: status, target: "/echo/landed")

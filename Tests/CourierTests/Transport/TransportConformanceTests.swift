@@ -1,5 +1,3 @@
-import AsyncHTTPClient
-import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import Testing
@@ -10,6 +8,10 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#endif
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import CourierAsyncHTTPClient
 #endif
 
 /// The same contract through every transport: what the server receives, and the same `ApiError` for the same
@@ -266,6 +268,7 @@ import FoundationNetworking
         }
     }
 
+    #if AsyncHTTPClient
     @Test func theReadmesTransportSetUpsCarryRequests() async throws {
         // snippet: transports
         let shared = ApiProvider<TodoApi>(transport: AsyncHTTPClientTransport(client: .shared))
@@ -289,6 +292,7 @@ import FoundationNetworking
         }
         try await client.shutdown()
     }
+    #endif
 
     /// A receiver takes the body in parts, after the head and before the end, and the upload is counted as sent.
     @Test(arguments: TransportKind.allCases)

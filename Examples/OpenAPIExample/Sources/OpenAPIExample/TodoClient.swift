@@ -11,6 +11,15 @@ enum TodoLookup: Equatable, Sendable {
 }
 
 extension Client {
+    /// The transports the example calls over: URLSession, and libcurl where it is Courier's default (Linux).
+    static func exampleTransports() -> [(name: String, transport: any Transport)] {
+        #if canImport(FoundationNetworking)
+        [("libcurl", CurlTransport()), ("URLSession", URLSessionTransport())]
+        #else
+        [("URLSession", URLSessionTransport())]
+        #endif
+    }
+
     /// The generated client over Courier: `transport` carries every call through Courier's plugins.
     static func overCourier(serverURL: URL, transport: any Transport) -> Client {
         // snippet: OpenAPI transport
@@ -40,5 +49,17 @@ extension Client {
             return .unexpected(status: status)
         }
         // end snippet
+    }
+
+    /// Calls every operation once, and says what each answered, as the example prints it.
+    func walkThrough() async throws -> [String] {
+        let page = try await listTodos(query: .init(page: 1)).ok.body.json
+        let created = try await createTodo(body: .json(.init(title: "Buy milk"))).created.body.json
+        var lines = ["  listed \(page.map(\.title))", "  created #\(created.id ?? 0) \(created.title)"]
+        lines.append("  looked up 7: \(try await lookUp(id: 7))")
+        lines.append("  looked up 999: \(try await lookUp(id: 999))")
+        _ = try await deleteTodo(path: .init(id: 3)).noContent
+        lines.append("  deleted 3")
+        return lines
     }
 }

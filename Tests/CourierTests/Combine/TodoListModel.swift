@@ -1,8 +1,11 @@
+#if Combine
 import CourierCombine
 import Foundation
 
+@testable import TodoExample
+
 /// The to-do list as an app's model keeps it with Combine: the fourth door, from the optional `CourierCombine`
-/// product.
+/// product, for the README's `TodoApi`.
 final class TodoListModel {
     private(set) var titles: [String] = []
     private(set) var openedTodo: Todo?
@@ -58,3 +61,4 @@ final class TodoListModel {
         // end snippet
     }
 }
+#endif
