@@ -9,5 +9,11 @@ import Courier
     unavailable,
     message: "CourierAsyncHTTPClient needs its trait: .package(url: ..., from: ..., traits: [\"AsyncHTTPClient\"])"
 )
-public struct AsyncHTTPClientTransport {}
+public struct AsyncHTTPClientTransport {
+    /// Unavailable: the transport needs the `AsyncHTTPClient` trait of the Courier package.
+    public init(tls: TLSOptions? = nil) {}
+
+    /// Unavailable: the transport needs the `AsyncHTTPClient` trait of the Courier package.
+    public init<Client>(client: Client, tls: TLSOptions? = nil) {}
+}
 #endif

@@ -71,6 +71,20 @@ import Testing
         #expect(printed.contains(#""identity" : "courier""#), "the manifest does not depend on Courier: \(printed)")
     }
 
+    /// Each optional product's line, its trait on Courier's package line, reads the same in README.md and in the article
+    /// of the product. (`.ci/consumer-check` resolves README's lines in a package of its own, as a user's.)
+    @Test(arguments: [
+        ("AsyncHTTPClient", "Transports.md"), ("Combine", "UsingCombine.md"), ("OpenAPI", "GeneratedOpenAPIClients.md"),
+    ])
+    func anOptionalProductsLineIsTheSameInTheReadmeAndItsArticle(trait: String, article: String) throws {
+        let line = #"`.package(path: "../Courier", traits: [""# + trait + #""])`"#
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(line), "README.md does not give \(line)")
+        let path = "Sources/Courier/Courier.docc/" + article
+        let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        #expect(text.contains(line), "\(path) does not give \(line)")
+    }
+
     // MARK: - Reading the documents and the regions
 
     static func documentSnippets() throws -> [Snippet] {
