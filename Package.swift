@@ -202,11 +202,6 @@ let package = Package(
             // `generate` script and kept, so that building the benchmarks does not build the generator.
             exclude: ["Generated/generate", "Generated/openapi.yaml", "Generated/openapi-generator-config.yaml"]
         ),
-        .executableTarget(
-            name: "CourierFuzz",
-            dependencies: ["Courier"],
-            path: "Fuzz/CourierFuzz"
-        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [

@@ -78,10 +78,10 @@ import Testing
     ])
     func anOptionalProductsLineIsTheSameInTheReadmeAndItsArticle(trait: String, article: String) throws {
         let line = #"`.package(path: "../Courier", traits: [""# + trait + #""])`"#
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(line), "README.md does not give \(line)")
         let path = "Sources/Courier/Courier.docc/" + article
-        let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
         #expect(text.contains(line), "\(path) does not give \(line)")
     }
 
