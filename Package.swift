@@ -5,7 +5,7 @@ import PackageDescription
 // swift-distributed-tracing alone (and, on Linux, the system's libcurl). Each optional product brings its packages only
 // for the users who name its trait: `.package(url: …, from: …, traits: ["AsyncHTTPClient"])`. SwiftPM resolves what
 // the products of a dependency need, and leaves out what only a disabled trait, a test or a target that no product
-// names would use: the test servers, the examples, the benchmarks and the fuzzer below cost a user nothing.
+// names would use: the test servers, the examples and the benchmarks below cost a user nothing.
 //
 // Working on Courier: `swift test` builds and tests the core; `swift test --enable-all-traits` the optional products
 // too (SwiftPM has no way yet for a package to enable its own traits for its tests: swift-package-manager#9523).
