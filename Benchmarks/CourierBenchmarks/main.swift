@@ -7,7 +7,7 @@ import CourierTestServerTLS
 import Foundation
 
 // Courier's benchmarks, side by side with their baselines in the same run. Release builds only:
-//     swift run -c release CourierBenchmarks
+//     swift run -c release --enable-all-traits CourierBenchmarks
 // Modes other than the default are this program's own child processes.
 
 let arguments = Array(CommandLine.arguments.dropFirst())

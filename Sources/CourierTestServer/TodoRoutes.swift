@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// A tiny, stateless to-do API: enough for the examples to list, create and delete.
+/// A tiny, stateless to-do API, the README's `TodoApi` as the tests call it beside the other routes (the examples
+/// have a server of their own, `Examples/TodoServer`).
 enum TodoRoutes {
     struct Todo: Codable {
         var id: Int?

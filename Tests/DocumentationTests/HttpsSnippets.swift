@@ -119,7 +119,6 @@ func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
             #expect(await server.receivedRequests().count == 2)
         }
     }
-
     #endif
 
     @Test func aPinnedProviderReachesTheServerWithThatKeyAndNoOther() async throws {

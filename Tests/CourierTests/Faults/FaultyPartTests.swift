@@ -56,5 +56,5 @@ import FoundationNetworking
             }
         }
     }
-#endif
+    #endif
 }

@@ -25,8 +25,18 @@ import CourierAsyncHTTPClient
         plugins: [Plugin<HttpsApi>] = [],
         _ body: (ApiProvider<HttpsApi>) async throws -> Result
     ) async throws -> Result {
+        switch kind {
+        case .curl:
+            return try await body(
+                ApiProvider<HttpsApi>(baseUrl: server.baseUrl, plugins: plugins, transport: CurlTransport(tls: tls))
+            )
+        case .urlSession:
+            // Not among `applyingOptions`: URLSession takes no options of its own (its refusal is tested apart).
+            return try await body(
+                ApiProvider<HttpsApi>(baseUrl: server.baseUrl, plugins: plugins, transport: URLSessionTransport())
+            )
         #if AsyncHTTPClient
-        if kind == .asyncHTTPClient {
+        case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool.retryConnectionEstablishment = false
             // The handshake counts towards the connect timeout, and under ThreadSanitizer the parallel suite has made
@@ -41,11 +51,8 @@ import CourierAsyncHTTPClient
                     )
                 )
             }
-        }
         #endif
-        return try await body(
-            ApiProvider<HttpsApi>(baseUrl: server.baseUrl, plugins: plugins, transport: CurlTransport(tls: tls))
-        )
+        }
     }
 
     @Test(arguments: Self.applyingOptions, [false, true])

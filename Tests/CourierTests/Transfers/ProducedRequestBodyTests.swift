@@ -80,7 +80,7 @@ import FoundationNetworking
     @Test func aLargeBodyForURLSessionGoesThroughATemporaryFileThatIsRemoved() async throws {
         let parts = (0..<24).map { Data(repeating: UInt8($0), count: 128 * 1024) }
         let whole = parts.reduce(Data(), +)
-        let spooled = { try Self.temporaryBodies() }
+        let spooled = { try Self.temporaryBodies(holding: whole) }
         let before = try spooled()
         try await TestServer.withServer { server in
             let report = try await TransportKind.urlSession.withProvider(
@@ -100,10 +100,15 @@ import FoundationNetworking
         #expect(try spooled().subtracting(before).isEmpty)
     }
 
-    static func temporaryBodies() throws -> Set<String> {
-        Set(
-            try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+    /// The temporary files that hold `body`. The tests that run beside this one in the same process (an OpenAPI test's
+    /// multi-megabyte upload over URLSession among them) spool bodies of their own into the same folder meanwhile, so a
+    /// file is told apart by what it holds.
+    static func temporaryBodies(holding body: Data) throws -> Set<String> {
+        let directory = FileManager.default.temporaryDirectory
+        return Set(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path)
                 .filter { $0.hasPrefix("courier-body-") }
+                .filter { (try? Data(contentsOf: directory.appendingPathComponent($0))) == body }
         )
     }
 
