@@ -110,14 +110,14 @@ enum AllocationGate {
     }
 
     /// Allocations per request: the difference between two runs of different lengths, each in a process of its own
-    /// with the counter loaded, so that start-up, connection set-up and the warm-up cancel out. The lower of two
+    /// with the counter loaded, so that start-up, connection set-up and the warm-up cancel out. The middle of three
     /// measurements: a process now and then allocates a few more (raw AsyncHTTPClient's count moves between 215 and
-    /// 220 from process to process), never fewer than its requests need.
+    /// 220 from process to process) or, with FoundationNetworking's data delegate, a few fewer (555 to 560 for the
+    /// same requests), and the lower of two let that baseline's low readings fail the gate with Courier's count
+    /// unchanged.
     static func perRequest(_ variant: Variant, counter: String, port: Int) throws -> Double {
-        min(
-            try measuredOnce(variant, counter: counter, port: port),
-            try measuredOnce(variant, counter: counter, port: port)
-        )
+        let measured = try (0..<3).map { _ in try measuredOnce(variant, counter: counter, port: port) }.sorted()
+        return measured[1]
     }
 
     private static func measuredOnce(_ variant: Variant, counter: String, port: Int) throws -> Double {
