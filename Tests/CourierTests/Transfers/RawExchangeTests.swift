@@ -64,7 +64,9 @@ import FoundationNetworking
 
     @Test(arguments: TransportKind.allCases)
     func aRequestWithoutAnAnswerFails(kind: TransportKind) async throws {
-        let closed = try await TestServer.withServer { server in server.baseUrl }
+        // Port 1 (tcpmux) has no listener here; a port freed by a stopped server could be taken by a parallel test's
+        // server, which would then answer this request (and count it among its own).
+        let closed = URL(string: "http://127.0.0.1:1")
         let result = try await kind.withProvider(FreeEndpoint.self, baseUrl: closed) { provider in
             await provider.rawExchange(on: FreeEndpoint(subpath: "status/200")).map(\.statusCode)
         }
