@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -48,6 +49,17 @@ struct Sending: Sendable {
     /// 1 for the first sending.
     let number: Int
     let startedAt: ContinuousClock.Instant
+    /// ``startedAt`` on the tracer's wall clock, placed once: the sending's span starts there, and the phases the
+    /// transport measured are placed after it, so that they never fall before the span however late it was made.
+    let startedAtOnTracerClock: UInt64
+
+    init(number: Int, startedAt: ContinuousClock.Instant) {
+        self.number = number
+        self.startedAt = startedAt
+        let sinceStart = ContinuousClock.now - startedAt
+        let now = DefaultTracerClock.now.nanosecondsSinceEpoch
+        startedAtOnTracerClock = now - min(SendingTimeline.nanoseconds(sinceStart), now)
+    }
 
     /// OpenTelemetry's `http.request.resend_count`: 0 for the first sending.
     var resendCount: Int { number - 1 }

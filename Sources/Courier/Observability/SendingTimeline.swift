@@ -3,10 +3,13 @@ import Tracing
 /// A sending's ``SendingTimings`` as events of its span, at the instants the phases ended: the transport's clock
 /// gives durations, placed after the sending's start on the tracer's wall clock.
 enum SendingTimeline {
+    /// The instant a sending's span starts at.
+    static func start(of sending: Sending) -> some TracerInstant {
+        At(nanosecondsSinceEpoch: sending.startedAtOnTracerClock)
+    }
+
     static func add(_ timings: SendingTimings, of sending: Sending, to span: any Span) {
-        let sinceStart = ContinuousClock.now - sending.startedAt
-        let now = DefaultTracerClock.now.nanosecondsSinceEpoch
-        let start = now - min(UInt64(clamping: nanoseconds(sinceStart)), now)
+        let start = sending.startedAtOnTracerClock
         func event(_ name: String, after offset: Duration) {
             span.addEvent(SpanEvent(name: name, at: At(nanosecondsSinceEpoch: start + nanoseconds(offset))))
         }
@@ -29,7 +32,7 @@ enum SendingTimeline {
         if let firstByte = timings.firstByte { event("responseStart", after: max(firstByte, elapsed)) }
     }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
         return UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(clamping: attoseconds / 1_000_000_000)

@@ -104,7 +104,12 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     func sendingStarted(_ observation: RequestObservation, sending: Sending) {
         guard let parent = observation.trace else { return }
-        let span = tracer.startSpan("send", context: parent.span.context, ofKind: .internal)
+        let span = tracer.startSpan(
+            "send",
+            context: parent.span.context,
+            ofKind: .internal,
+            at: SendingTimeline.start(of: sending)
+        )
         if sending.resendCount > 0, span.isRecording {
             span.attributes["http.request.resend_count"] = sending.resendCount
         }
