@@ -69,6 +69,8 @@ let package = Package(
         // Only for working on Courier. Hummingbird without its default trait ConfigurationSupport: swift-configuration
         // is not used here, and it is the largest module the test server would build after NIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        // The test server's graceful stop (Hummingbird runs on it already).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The to-do server of the examples (FlyingFox: it builds in seconds, where Hummingbird takes minutes).
         .package(path: "Examples/TodoServer"),
         // The benchmarks' baselines for a generated client's call: the OpenAPI project's own transports.
@@ -145,6 +147,7 @@ let package = Package(
                 "Courier",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import ServiceLifecycle
 
 /// An HTTP server on `127.0.0.1` and a free port, started inside the test process, with httpbin-like routes (over
 /// HTTPS too, with `CourierTestServerTLS`).
@@ -39,13 +40,22 @@ public final class TestServer: Sendable {
 
     private let log: RequestLog
     private let state: RouteState
+    private let services: ServiceGroup
     private let runTask: Task<Void, Never>
 
-    private init(port: Int, baseUrl: URL, log: RequestLog, state: RouteState, runTask: Task<Void, Never>) {
+    private init(
+        port: Int,
+        baseUrl: URL,
+        log: RequestLog,
+        state: RouteState,
+        services: ServiceGroup,
+        runTask: Task<Void, Never>
+    ) {
         self.port = port
         self.baseUrl = baseUrl
         self.log = log
         self.state = state
+        self.services = services
         self.runTask = runTask
     }
 
@@ -71,17 +81,24 @@ public final class TestServer: Sendable {
             },
             logger: quietLogger
         )
+        // Stopped by a graceful shutdown, not by cancelling the task: a connection accepted but not yet handed to a
+        // handler when the task is cancelled traps in NIO (swift-nio#2637). Answers held open on purpose (`/hold`,
+        // `/silent`, `/flood`) never end by themselves, so the group cancels what is left after a grace.
+        var configuration = ServiceGroupConfiguration(services: [app], logger: quietLogger)
+        configuration.maximumGracefulShutdownDuration = .seconds(2)
+        let services = ServiceGroup(configuration: configuration)
         let runTask = Task {
-            try? await app.run()
+            try? await services.run()
             portContinuation.finish()
         }
         var port = 0
         for await boundPort in ports { port = boundPort }
         guard port > 0, let baseUrl = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
-            runTask.cancel()
+            await services.triggerGracefulShutdown()
+            await runTask.value
             throw TestServerError.couldNotStart
         }
-        return TestServer(port: port, baseUrl: baseUrl, log: log, state: state, runTask: runTask)
+        return TestServer(port: port, baseUrl: baseUrl, log: log, state: state, services: services, runTask: runTask)
     }
 
     /// The byte at `offset` of every file `/file` generates.
@@ -110,9 +127,10 @@ public final class TestServer: Sendable {
         await state.waitForDisconnect(id)
     }
 
-    /// Stops the server and waits until it has closed its socket.
+    /// Stops the server and waits until it has closed its socket: it accepts no more connections, answers what it
+    /// was answering, and cuts the answers held open on purpose after two seconds.
     public func stop() async {
-        runTask.cancel()
+        await services.triggerGracefulShutdown()
         await runTask.value
     }
 
