@@ -36,7 +36,6 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
-        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
     ],
     traits: [
@@ -103,7 +102,6 @@ let package = Package(
         ),
         .target(name: "CCourierCurl", dependencies: ["CLibcurl"]),
         // `CurlTransport` is in `Courier` now (on Linux); the product stays for packages that name it.
-        .target(name: "CourierCurl", dependencies: ["Courier"]),
 
         // MARK: Optional products: their code is compiled where their trait is enabled
 
@@ -213,7 +211,6 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierCombine",
-                "CourierCurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
                 "GitHubExample",
@@ -246,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "GitHubExample", "TodoExample"],
+            dependencies: ["Courier", "CourierTestServer", "GitHubExample", "TodoExample"],
             swiftSettings: [.treatAllWarnings(as: .error)] + testCodeSettings
         ),
         .testTarget(
@@ -254,7 +251,6 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
-                "CourierCurl",
                 "CourierTestServer",
                 "CourierTestServerTLS",
                 "GitHubExample",

@@ -2,7 +2,6 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
-import CourierCurl
 import Foundation
 
 /// Courier over libcurl (`CurlTransport`) beside Courier over URLSession and over AsyncHTTPClient and beside raw

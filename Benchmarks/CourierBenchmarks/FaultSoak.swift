@@ -2,7 +2,6 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
-import CourierCurl
 import CourierTestServer
 import Foundation
 import Logging
@@ -266,13 +265,15 @@ enum FaultSoak {
                 tally.count(\.refreshes)
                 return "fresh"
             }
+            let logger = Logger(label: "soak") { _ in CountingLogHandler(tally: tally) }
             let plugins: [Plugin<SoakApi>] = [
                 auth,
                 RetryPlugin(
                     policy: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(1), jitter: 0),
                     randomFraction: { 0 }
                 ),
-                LoggingPlugin(logger: Logger(label: "soak") { _ in CountingLogHandler(tally: tally) }),
+                RequestLoggerPlugin(logger: logger),
+                ResponseLoggerPlugin(logger: logger),
                 ProgressIndicatorPlugin(
                     showIndicator: { tally.count(\.shown) },
                     hideIndicator: { tally.count(\.hidden) }

@@ -2,7 +2,6 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
-import CourierCurl
 import Foundation
 import NIOSSL
 
@@ -44,7 +43,7 @@ enum Https {
             var configuration = HTTPClient.Configuration()
             configuration.tlsConfiguration = try clientConfiguration(trusting: authority)
             let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            let options = TLSOptions(trustRoots: .only([TLSCertificate(pem: authority)]))
+            let options = TlsOptions(trustRoots: .only([TlsCertificate(pem: authority)]))
             for concurrency in [1, 16, 64] {
                 var passResults: [[Client: Measure.Flight]] = []
                 for pass in 0..<passes {
@@ -105,7 +104,7 @@ enum Https {
         _ client: Client,
         port: Int,
         httpClient: HTTPClient,
-        options: TLSOptions
+        options: TlsOptions
     ) -> @Sendable () async -> Bool {
         let baseUrl = URL(string: "https://127.0.0.1:\(port)")!
         switch client {

@@ -2,7 +2,6 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
-import CourierCurl
 import Foundation
 import NIOCore
 

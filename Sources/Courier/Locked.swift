@@ -8,9 +8,11 @@ import Musl
 
 /// A value that many threads share, reachable only while holding its lock.
 ///
-/// This box is the one place where Courier vouches for thread safety by hand: every other type's
-/// `Sendable` conformance is checked by the compiler. The value and its lock live in one allocation: a request
-/// makes several of these, and `NSLock` on Linux would add two more allocations each.
+/// Courier's one lock box: shared state goes in one of these, so that the compiler checks the `Sendable` of the
+/// types that hold it. The few types vouched for by hand instead say why where they are declared: ``Plugin``, for
+/// Microya's subclasses; the libcurl engine's objects, confined to its thread; values that one reader owns. The
+/// value and its lock live in one allocation: a request makes several of these, and `NSLock` on Linux would add two
+/// more allocations each.
 struct Locked<Value> {
     private let storage: LockedStorage<Value>
 

@@ -55,7 +55,7 @@ extension AsyncHTTPClientTransport {
         }
         if let data = request.httpBody { return (.byteBuffer(ByteBuffer(bytes: data)), nil) }
         if let stream = request.httpBodyStream {
-            return (.byteBuffer(ByteBuffer(bytes: try FileChunks.readAll(stream))), nil)
+            return (.byteBuffer(ByteBuffer(bytes: try stream.readAll())), nil)
         }
         guard let file else { return (nil, nil) }
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0

@@ -29,17 +29,10 @@ extension AsyncHTTPClientTransport {
             bodyEnd: bodyEnd
         )
         let task = client.execute(request: outgoing, delegate: delegate, eventLoop: preference(for: bodyEnd))
-        let deadline = options.timeout.map { _ in ExchangeTimeout() }
         task.futureResult.whenComplete { result in
-            deadline?.end()
             outcome.deliver(
                 result.mapError { delegate.receiverError ?? TransportErrors.urlError(for: $0, limit: limit) }
             )
-        }
-        if let timeout = options.timeout {
-            deadline?.start(on: options.timer, after: timeout) {
-                if outcome.deliver(.failure(URLError(.timedOut))) { task.cancel() }
-            }
         }
         return {
             if outcome.deliver(.failure(URLError(.cancelled))) { task.cancel() }

@@ -13,13 +13,13 @@ import FoundationNetworking
 /// Sends Courier requests over swift-server/async-http-client: the transport for servers and for many requests at
 /// once on Linux, where it carries several times the requests per second of URLSession.
 ///
-/// The connection pool, connect timeout, redirects and decompression are the `HTTPClient`'s configuration; the
-/// transport adds what the `Transport` contract asks: the endpoint's timeout from sending to the last byte, the
-/// response size limit (at most 4 GiB, what a `ByteBuffer` can hold), cancellation that answers at once,
+/// The connection pool, connect timeout, redirects and decompression are the `HTTPClient`'s configuration (Courier's
+/// own clients follow at most 16 redirects, as the other transports do); the transport adds what the `Transport`
+/// contract asks: the response size limit (at most 4 GiB, what a `ByteBuffer` can hold), cancellation that answers at once,
 /// and URLSession's error codes for the same failures.
 /// AsyncHTTPClient drops `Authorization`, `Proxy-Authorization` and `Cookie` on a redirect to another origin.
 ///
-/// Over HTTPS it applies Courier's `TLSOptions` (trust roots, a client identity for mutual TLS, the oldest TLS
+/// Over HTTPS it applies Courier's `TlsOptions` (trust roots, a client identity for mutual TLS, the oldest TLS
 /// version), given here for every request or by an endpoint for its own, and speaks HTTP/2 to servers that offer it
 /// (with a client configured for `.automatic`, the default), many requests at once on one connection.
 ///
@@ -34,13 +34,13 @@ public final class AsyncHTTPClientTransport: Transport {
     /// a transport made with ``init(tls:)``, never need to be, and the latter must not be).
     public let client: HTTPClient
     /// The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS configuration.
-    public let tls: TLSOptions?
+    public let tls: TlsOptions?
 
     /// How ``tls`` is applied: by the client itself, or to each request.
-    private let ownTLS: OwnTLS
-    private let tlsConfigurations = TLSConfigurations()
+    private let ownTls: OwnTls
+    private let tlsConfigurations = TlsConfigurations()
 
-    private enum OwnTLS: Sendable {
+    private enum OwnTls: Sendable {
         case byClient
         case perRequest(Result<TLSConfiguration, InvalidRequestError>)
     }
@@ -55,16 +55,16 @@ public final class AsyncHTTPClientTransport: Transport {
     /// a configuration given with each (the client files every request under its TLS configuration).
     /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's
     ///   defaults.
-    public convenience init(tls: TLSOptions? = nil) {
+    public convenience init(tls: TlsOptions? = nil) {
         guard let tls else {
-            self.init(client: SharedClients.plain, tls: nil, ownTLS: .byClient)
+            self.init(client: SharedClients.plain, tls: nil, ownTls: .byClient)
             return
         }
-        let configuration = TLSConfigurations.made(for: tls)
+        let configuration = TlsConfigurations.made(for: tls)
         if case .success(let made) = configuration, let client = SharedClients.client(for: tls, configuration: made) {
-            self.init(client: client, tls: tls, ownTLS: .byClient)
+            self.init(client: client, tls: tls, ownTls: .byClient)
         } else {
-            self.init(client: SharedClients.plain, tls: tls, ownTLS: .perRequest(configuration))
+            self.init(client: SharedClients.plain, tls: tls, ownTls: .perRequest(configuration))
         }
     }
 
@@ -79,22 +79,22 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - client: The client that carries the requests.
     ///   - tls: The TLS options of every request whose endpoint gives none, or `nil` for the client's own TLS
     ///     configuration. Given options replace the client's TLS configuration for those requests.
-    public convenience init(client: HTTPClient, tls: TLSOptions? = nil) {
+    public convenience init(client: HTTPClient, tls: TlsOptions? = nil) {
         self.init(
             client: client,
             tls: tls,
-            ownTLS: tls.map { OwnTLS.perRequest(TLSConfigurations.made(for: $0)) } ?? .byClient
+            ownTls: tls.map { OwnTls.perRequest(TlsConfigurations.made(for: $0)) } ?? .byClient
         )
     }
 
-    private init(client: HTTPClient, tls: TLSOptions?, ownTLS: OwnTLS) {
+    private init(client: HTTPClient, tls: TlsOptions?, ownTls: OwnTls) {
         self.client = client
         self.tls = tls
-        self.ownTLS = ownTLS
+        self.ownTls = ownTls
     }
 
-    /// Starts `request` on the client's event loops; `completion` runs once, on an event loop, a timer's queue or
-    /// the cancelling thread.
+    /// Starts `request` on the client's event loops; `completion` runs once, on an event loop or the cancelling
+    /// thread.
     ///
     /// Nothing here runs on Swift concurrency's threads: the client's future-based door answers from the event loop
     /// that read the response, and a file body is read on a Dispatch queue. (A body produced while it is sent is
@@ -126,9 +126,9 @@ public final class AsyncHTTPClientTransport: Transport {
                 reportingUpload: options.uploadProgress != nil
             )
             var built = clientRequest
-            if let endpointTLS = options.tls, endpointTLS != tls {
-                built.tlsConfiguration = try tlsConfigurations.configuration(for: endpointTLS).get()
-            } else if case .perRequest(let configuration) = ownTLS {
+            if let endpointTls = options.tls, endpointTls != tls {
+                built.tlsConfiguration = try tlsConfigurations.configuration(for: endpointTls).get()
+            } else if case .perRequest(let configuration) = ownTls {
                 built.tlsConfiguration = try configuration.get()
             }
             outgoing = built
@@ -149,20 +149,7 @@ public final class AsyncHTTPClientTransport: Transport {
         )
         let task = client.execute(request: outgoing, delegate: collecting, eventLoop: preference(for: bodyEnd))
         collecting.started(task)
-        guard let timeout = options.timeout else {
-            // Without a timeout the completion holds the delegate alone: one closure context fewer per request.
-            task.futureResult.whenComplete { collecting.complete($0) }
-            return { collecting.cancel() }
-        }
-        let deadline = ExchangeTimeout()
-        task.futureResult.whenComplete {
-            deadline.end()
-            collecting.complete($0)
-        }
-        // Weakly: an exchange that ended lets its delegate, and what its completion holds, go before the timer fires.
-        deadline.start(on: options.timer, after: timeout) { [weak collecting] in
-            collecting?.timeOut()
-        }
+        task.futureResult.whenComplete { collecting.complete($0) }
         return { collecting.cancel() }
     }
 }

@@ -11,9 +11,9 @@ import FoundationNetworking
 #endif
 
 /// One request whose answer is collected whole, up to the size limit: AsyncHTTPClient's delegate, the request's one
-/// delivery (the answer, the timeout or a cancel, whichever comes first) and its cancel, in one object. The closures
-/// handed to the client, the timer and the pipeline capture this object alone, and a closure that captures one object
-/// needs no allocation of its own.
+/// delivery (the answer or a cancel, whichever comes first) and its cancel, in one object. The closures handed to the
+/// client and the pipeline capture this object alone, and a closure that captures one object needs no allocation of
+/// its own.
 final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     typealias Response = TransportResponse
 
@@ -25,11 +25,10 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
 
     private struct State {
-        /// Whether the outcome was delivered. A flag, not the completion taken out: a closure handed out through the
-        /// lock's generic closure is reabstracted, an allocation per request. The completion goes with this object,
-        /// which the client lets go of when the exchange ends and a timeout's timer holds only weakly.
-        var ended = false
-        var task: HTTPClient.Task<TransportResponse>?
+        /// The task to cancel, and whether the outcome was delivered: Courier's one rule for both. The completion is
+        /// not kept in here to be taken out: a closure handed out through the lock's generic closure is reabstracted,
+        /// an allocation per request. It goes with this object, which the client lets go of when the exchange ends.
+        var once = OnceState<HTTPClient.Task<TransportResponse>>()
         var head: HTTPResponseHead?
         var body: ByteBuffer?
         /// How many answers' heads came, redirects included, and the URL of the last when there was more than one.
@@ -54,43 +53,39 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
         state = NIOLockedValueBox(State())
     }
 
-    /// Keeps the task for a cancel or a timeout, unless the request has ended already.
+    /// Keeps the task for a cancel, or cancels it when the request was cancelled before it started.
     func started(_ task: HTTPClient.Task<TransportResponse>) {
-        state.withLockedValue { state in
-            if !state.ended { state.task = task }
-        }
+        if case .cancelNow(let task) = state.withLockedValue({ $0.once.attach(task) }) { task.cancel() }
     }
 
     /// Delivers what the client's future ended with.
     func complete(_ result: Result<TransportResponse, any Error>) {
-        _ = end(with: result.mapError { TransportErrors.urlError(for: $0, limit: limit) })
+        end(with: result.mapError { TransportErrors.urlError(for: $0, limit: limit) })
     }
 
     /// Fails the request as cancelled, at once, and stops its exchange.
     func cancel() {
-        end(with: .failure(URLError(.cancelled)))?.cancel()
-    }
-
-    /// Fails the request as timed out, at once, and stops its exchange.
-    func timeOut() {
-        end(with: .failure(URLError(.timedOut)))?.cancel()
-    }
-
-    /// Delivers `result` unless something was delivered already.
-    /// - Returns: The task to stop, when this call delivered and the exchange may still be running.
-    private func end(with result: Result<TransportResponse, any Error>) -> HTTPClient.Task<TransportResponse>? {
-        let (first, task) = state.withLockedValue { state in
+        let stop = state.withLockedValue { state in
             defer {
-                state.ended = true
-                state.task = nil
                 state.head = nil
                 state.body = nil
             }
-            return (!state.ended, state.task)
+            return state.once.stop()
         }
-        guard first else { return nil }
-        completion(result)
-        return task
+        if stop.deliver { completion(.failure(URLError(.cancelled))) }
+        stop.handle?.cancel()
+    }
+
+    /// Delivers `result` unless something was delivered already.
+    private func end(with result: Result<TransportResponse, any Error>) {
+        let first = state.withLockedValue { state in
+            defer {
+                state.head = nil
+                state.body = nil
+            }
+            return state.once.deliver()
+        }
+        if first { completion(result) }
     }
 
     /// What a `ByteBuffer` can hold: 4 GiB.
@@ -109,7 +104,11 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        if !isHead, let announced = head.headers.first(name: "Content-Length").flatMap({ Int64($0) }) {
+        let announced = HeaderFields.announcedLength(
+            contentLength: head.headers.first(name: "Content-Length"),
+            contentEncoding: head.headers.first(name: "Content-Encoding")
+        )
+        if !isHead, let announced {
             do {
                 try BodyCollector.check(announced: announced, limit: limit, room: Self.room)
             } catch {
@@ -117,8 +116,8 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
             }
         }
         let ended = state.withLockedValue { state in
-            if !state.ended { state.head = head }
-            return state.ended
+            if !state.once.isOver { state.head = head }
+            return state.once.isOver
         }
         return ended
             ? task.eventLoop.makeFailedFuture(HTTPClientError.cancelled)
@@ -127,8 +126,8 @@ final class CollectingDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         let refusal = state.withLockedValue { state -> (any Error)? in
-            // Cancelled or timed out: the rest of the body goes nowhere.
-            guard !state.ended else { return HTTPClientError.cancelled }
+            // Cancelled (the pipeline's timeout cancels too): the rest of the body goes nowhere.
+            guard !state.once.isOver else { return HTTPClientError.cancelled }
             // BodyCollector's rule, on a `ByteBuffer`: the parts are the client's own buffers, kept without a copy.
             do {
                 try BodyCollector.check(

@@ -89,19 +89,5 @@ struct FileChunks: Sendable {
         }
         return written
     }
-
-    /// A body stream a plugin set, read whole.
-    static func readAll(_ stream: InputStream) throws -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        stream.open()
-        defer { stream.close() }
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            if count < 0 { throw stream.streamError ?? URLError(.cannotDecodeRawData) }
-            if count == 0 { return data }
-            data.append(buffer, count: count)
-        }
-    }
 }
 #endif

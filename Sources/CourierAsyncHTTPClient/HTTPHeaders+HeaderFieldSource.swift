@@ -9,7 +9,7 @@ extension HTTPHeaders: HeaderFieldSource {
     package var headerFields: [String: String] {
         var fields: [String: String] = Dictionary(minimumCapacity: count)
         for (name, value) in self {
-            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+            HeaderFields.add(value, named: name, to: &fields)
         }
         return fields
     }

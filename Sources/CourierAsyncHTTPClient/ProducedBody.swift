@@ -12,9 +12,9 @@ import NIOCore
 /// the server stopped reading is not read on.
 final class ProducedBody: Sendable {
     private struct State {
-        var writing: Task<Void, Never>?
+        /// The task that writes the parts, and whether the exchange ended (stopped) before or while it ran.
+        var writing = OnceState<Task<Void, Never>>()
         var began = false
-        var stopped = false
     }
 
     private let reader: RequestBodyStream.Reader
@@ -32,7 +32,7 @@ final class ProducedBody: Sendable {
         let written = eventLoop.makePromise(of: Void.self)
         let begins = state.withLockedValue { state -> Bool in
             defer { state.began = true }
-            return !state.began && !state.stopped
+            return !state.began && !state.writing.isOver
         }
         guard begins else {
             // Stopped, or asked again by a redirect that keeps the body: what was produced is gone.
@@ -50,21 +50,13 @@ final class ProducedBody: Sendable {
                 written.fail(error)
             }
         }
-        let stopped = state.withLockedValue { state in
-            state.writing = task
-            return state.stopped
-        }
-        if stopped { task.cancel() }
+        if case .cancelNow(let task) = state.withLockedValue({ $0.writing.attach(task) }) { task.cancel() }
         return written.futureResult
     }
 
     /// Stops reading the producer: the exchange has ended.
     func stop() {
-        let writing = state.withLockedValue { state in
-            state.stopped = true
-            return state.writing
-        }
-        writing?.cancel()
+        state.withLockedValue { $0.writing.cancel() }?.cancel()
     }
 
     static let redirectRefusal = InvalidRequestError(

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOSSL
 
 /// Courier's process-wide clients, never shut down: one with the system's TLS defaults, and one per distinct
-/// `TLSOptions` given to `AsyncHTTPClientTransport(tls:)`, whose configuration is then the client's own rather than
+/// `TlsOptions` given to `AsyncHTTPClientTransport(tls:)`, whose configuration is then the client's own rather than
 /// each request's (AsyncHTTPClient hashes a request's TLS configuration into its pool key on every request).
 enum SharedClients {
     /// The system's trust store and TLS 1.2 or later (swift-nio-ssl alone would accept TLS 1.0).
@@ -18,10 +18,10 @@ enum SharedClients {
     /// Beyond this many distinct options (made anew per transport, e.g. rotating identities), further ones are
     /// applied per request over ``plain``, so that clients are not made without bound.
     private static let capacity = 16
-    private static let byOptions = NIOLockedValueBox<[TLSOptions: HTTPClient]>([:])
+    private static let byOptions = NIOLockedValueBox<[TlsOptions: HTTPClient]>([:])
 
     /// The client for `options`, or `nil` when there are too many already.
-    static func client(for options: TLSOptions, configuration: TLSConfiguration) -> HTTPClient? {
+    static func client(for options: TlsOptions, configuration: TLSConfiguration) -> HTTPClient? {
         byOptions.withLockedValue { clients in
             if let client = clients[options] { return client }
             guard clients.count < capacity else { return nil }
@@ -39,6 +39,8 @@ enum SharedClients {
         // to that host fails with it; `RetryPlugin` retries what is worth it.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.tlsConfiguration = tlsConfiguration
+        // Courier's one redirect limit, as libcurl and URLSession follow; a loop ends at the limit, as there.
+        configuration.redirectConfiguration = .follow(max: RedirectPolicy.limit, allowCycles: true)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 }

@@ -58,12 +58,8 @@ final class StreamingDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        var fields: [String: String] = [:]
-        for (name, value) in head.headers {
-            // As URLSession does: repeated fields joined with commas.
-            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
-        }
-        let announced = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        let fields = head.headers.headerFields
+        let announced = HeaderFields.contentLength(in: fields)
         do {
             try state.withLockedValue { state in
                 state.head = head

@@ -21,7 +21,7 @@ enum TransportErrors {
         }
         if error is CancellationError { return URLError(.cancelled) }
         if let invalid = error as? InvalidRequestError { return invalid }
-        if let tlsFailure = TLSFailures.urlError(for: error) { return tlsFailure }
+        if let tlsFailure = TlsFailures.urlError(for: error) { return tlsFailure }
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .cancelled, .requestStreamCancelled: return URLError(.cancelled)

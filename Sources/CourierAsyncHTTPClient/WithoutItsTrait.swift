@@ -11,9 +11,9 @@ import Courier
 )
 public struct AsyncHTTPClientTransport {
     /// Unavailable: the transport needs the `AsyncHTTPClient` trait of the Courier package.
-    public init(tls: TLSOptions? = nil) {}
+    public init(tls: TlsOptions? = nil) {}
 
     /// Unavailable: the transport needs the `AsyncHTTPClient` trait of the Courier package.
-    public init<Client>(client: Client, tls: TLSOptions? = nil) {}
+    public init<Client>(client: Client, tls: TlsOptions? = nil) {}
 }
 #endif

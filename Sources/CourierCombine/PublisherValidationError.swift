@@ -39,9 +39,4 @@ extension PublisherValidationError: CustomStringConvertible, CustomDebugStringCo
 
     public var debugDescription: String { description }
 }
-
-/// The name ``PublisherValidationError`` had before, which it shared with Courier's `ResponseValidationError` (the
-/// `ValidationPlugin`'s): in a file that imports `CourierCombine`, this alias hides that one until it is removed.
-@available(*, deprecated, renamed: "PublisherValidationError")
-public typealias ResponseValidationError = PublisherValidationError
 #endif

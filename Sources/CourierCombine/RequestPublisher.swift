@@ -25,21 +25,17 @@ struct RequestPublisher<Output: SendableMetatype, Failure: Error>: Publisher {
 /// One subscription: one request, one value then `.finished` or one `.failure`, and nothing after a cancel.
 ///
 /// `@unchecked Sendable`: the pipeline delivers on another thread than the one that subscribed or cancels; every
-/// field is read and written under `lock`, and the subscriber is called outside it, once, by whichever of
-/// delivery and cancel takes it out of `state` first.
+/// field is read and written under `lock` (a subscriber need not be `Sendable`, so Courier's lock box cannot hold
+/// it), and the subscriber is called outside it, once, by whichever of delivery and cancel takes it out first.
 final class RequestSubscription<Output: SendableMetatype, Failure: Error>: Subscription, @unchecked Sendable {
     typealias Downstream = AnySubscriber<Output, Failure>
 
-    private enum State {
-        case waitingForDemand(Downstream)
-        /// The handle is `nil` while the pipeline is being started.
-        case running(Downstream, CancellableRequest?)
-        case cancelled
-        case finished
-    }
-
     private let lock = NSLock()
-    private var state: State
+    /// Until the first demand, or a cancel: taken out by the delivery, or let go by a cancel.
+    private var downstream: Downstream?
+    private var demanded = false
+    /// The request's handle, and whether it was cancelled or delivered: Courier's one rule for both.
+    private var sending = OnceState<CancellableRequest>()
     private let begin: @Sendable (@escaping @Sendable (Result<Output, Failure>) -> Void) -> CancellableRequest
 
     init(
@@ -48,54 +44,38 @@ final class RequestSubscription<Output: SendableMetatype, Failure: Error>: Subsc
             @escaping @Sendable (@escaping @Sendable (Result<Output, Failure>) -> Void) ->
             CancellableRequest
     ) {
-        self.state = .waitingForDemand(subscriber)
+        downstream = subscriber
         self.begin = begin
     }
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
-        let started: Bool = lock.withLock {
-            guard case .waitingForDemand(let downstream) = state else { return false }
-            state = .running(downstream, nil)
-            return true
+        let step: Int? = lock.withLock {
+            guard !demanded else { return nil }
+            demanded = true
+            return sending.begin()
         }
-        guard started else { return }
+        guard let step else { return }
         // Outside the lock: a request refused while built, or a mock without delay, is delivered before `begin`
         // returns.
         let handle = begin { result in self.deliver(result) }
-        let cancelledMeanwhile: Bool = lock.withLock {
-            switch state {
-            case .running(let downstream, nil):
-                state = .running(downstream, handle)
-                return false
-            case .cancelled: return true
-            case .waitingForDemand, .running, .finished: return false
-            }
-        }
-        if cancelledMeanwhile { handle.cancel() }
+        if case .cancelNow(let handle) = lock.withLock({ sending.attach(handle, step: step) }) { handle.cancel() }
     }
 
     func cancel() {
         let handle: CancellableRequest? = lock.withLock {
-            switch state {
-            case .running(_, let handle):
-                state = .cancelled
-                return handle
-            case .waitingForDemand:
-                state = .cancelled
-                return nil
-            case .cancelled, .finished:
-                return nil
-            }
+            downstream = nil
+            return sending.cancel()
         }
         handle?.cancel()
     }
 
     private func deliver(_ result: Result<Output, Failure>) {
         let downstream: Downstream? = lock.withLock {
-            guard case .running(let downstream, _) = state else { return nil }
-            state = .finished
-            return downstream
+            guard sending.deliver() else { return nil }
+            // After a cancel there is no subscriber to tell.
+            defer { self.downstream = nil }
+            return self.downstream
         }
         guard let downstream else { return }
         switch result {

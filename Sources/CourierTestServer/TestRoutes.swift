@@ -56,6 +56,12 @@ enum TestRoutes {
                 return Response(status: .init(code: code), headers: [.location: target])
             }
         }
+        // `N` redirects one after the other, then the echo of the last request.
+        router.get("/redirect-chain/:remaining") { request, context in
+            let remaining = Int(context.parameters.get("remaining") ?? "") ?? 0
+            guard remaining > 0 else { return try await echo(request) }
+            return Response(status: .found, headers: [.location: "/redirect-chain/\(remaining - 1)"])
+        }
         router.get("/set-cookie") { request, _ in
             var response = json(["set": .string(request.uri.query ?? "")])
             response.headers[values: .setCookie] = request.uri.queryParameters.map { "\($0)=\($1); Path=/" }

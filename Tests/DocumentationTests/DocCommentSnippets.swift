@@ -1,5 +1,4 @@
 import Courier
-import CourierCurl
 import CourierTestServer
 import Foundation
 import Logging
@@ -65,37 +64,26 @@ import CourierAsyncHTTPClient
         #expect(await shown == .success(Todo(id: 4, title: "Buy milk")))
     }
 
-    @Test func basicAuth() async throws {
-        try await TestServer.withServer { server in
-            // snippet: BasicAuthPlugin doc
-            let provider = ApiProvider<TodoApi>(plugins: [BasicAuthPlugin(username: "ann", password: "pä:ss")])
-            // end snippet
-            provider.baseUrl = server.baseUrl
-            _ = try await provider.response(on: .show(id: 1), decodeBodyTo: Todo.self).get()
-            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Basic YW5uOnDDpDpzcw=="])
-        }
-    }
-
-    @Test func bearerAuth() async throws {
+    @Test func httpAuthForms() async throws {
         let session = session
+        let weatherKey = "k-123"
         try await TestServer.withServer { server in
-            // snippet: BearerAuthPlugin doc
-            let provider = ApiProvider<TodoApi>(plugins: [BearerAuthPlugin { await session.validAccessToken() }])
+            // snippet: HttpAuthPlugin doc
+            let bearer = HttpAuthPlugin<TodoApi> { await session.validAccessToken() }
+            let basic = HttpAuthPlugin<TodoApi>(username: "ann", password: "pä:ss")
+            let apiKey = HttpAuthPlugin<WeatherApi>(apiKey: weatherKey, in: .header("X-Api-Key"))
             // end snippet
-            provider.baseUrl = server.baseUrl
-            _ = try await provider.response(on: .show(id: 1), decodeBodyTo: Todo.self).get()
-            #expect(await server.receivedRequests().map { $0.header("Authorization") } == ["Bearer token-1"])
-        }
-    }
-
-    @Test func apiKey() async throws {
-        let apiKey = "k-123"
-        try await TestServer.withServer { server in
-            // snippet: ApiKeyPlugin doc
-            let provider = ApiProvider<WeatherApi>(plugins: [ApiKeyPlugin(key: apiKey, in: .header("X-Api-Key"))])
-            // end snippet
-            provider.baseUrl = server.url("/echo")
-            let received = try await provider.response(
+            for plugin in [bearer, basic] {
+                let provider = ApiProvider<TodoApi>(baseUrl: server.baseUrl, plugins: [plugin])
+                _ = try await provider.response(on: .show(id: 1), decodeBodyTo: Todo.self).get()
+            }
+            #expect(
+                await server.receivedRequests().map { $0.header("Authorization") } == [
+                    "Bearer token-1", "Basic YW5uOnDDpDpzcw==",
+                ]
+            )
+            let weather = ApiProvider<WeatherApi>(baseUrl: server.url("/echo"), plugins: [apiKey])
+            let received = try await weather.response(
                 on: .forecast(city: "Oslo", days: 2),
                 decodeBodyTo: ReceivedRequest.self
             ).get()
@@ -157,13 +145,15 @@ import CourierAsyncHTTPClient
 
     @Test func logging() async throws {
         try await TestServer.withServer { server in
-            // snippet: LoggingPlugin doc
-            let logging = LoggingPlugin<TodoApi>(
-                logger: Logger(label: "todo.api"),
-                configuration: .init(redaction: LogRedaction(queryParameters: ["api_key"], jsonFields: ["password"]))
-            )
+            // snippet: RequestLoggerPlugin doc
+            let logger = Logger(label: "todo.api")
+            let redaction = LogRedaction(queryParameters: ["api_key"], jsonFields: ["password"])
+            let plugins: [Plugin<TodoApi>] = [
+                RequestLoggerPlugin(logger: logger, redaction: redaction),
+                ResponseLoggerPlugin(logger: logger, redaction: redaction),
+            ]
             // end snippet
-            let provider = ApiProvider<TodoApi>(baseUrl: server.baseUrl, plugins: [logging])
+            let provider = ApiProvider<TodoApi>(baseUrl: server.baseUrl, plugins: plugins)
             let listed = try await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
             #expect(listed.count == 3)
         }
@@ -182,9 +172,10 @@ import CourierAsyncHTTPClient
                 // snippet: TracingPlugin doc
                 let provider = ApiProvider<TodoApi>(
                     plugins: [
-                        BearerAuthPlugin { token },
+                        HttpAuthPlugin { token },
                         TracingPlugin(),
-                        LoggingPlugin(logger: Logger(label: "todo.api")),
+                        RequestLoggerPlugin(logger: Logger(label: "todo.api")),
+                        ResponseLoggerPlugin(logger: Logger(label: "todo.api")),
                     ]
                 )
                 // end snippet

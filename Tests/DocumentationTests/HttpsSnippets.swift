@@ -1,5 +1,4 @@
 import Courier
-import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -44,10 +43,10 @@ func paymentsProvider(
     clientCertificatePem: String,
     clientKeyPem: String
 ) -> ApiProvider<PaymentsApi> {
-    let tls = TLSOptions(
+    let tls = TlsOptions(
         // Only the private authority: a certificate from any other, a public one included, is refused.
-        trustRoots: .only([TLSCertificate(pem: authorityPem)]),
-        clientIdentity: TLSClientIdentity(certificateChainPem: clientCertificatePem, privateKeyPem: clientKeyPem),
+        trustRoots: .only([TlsCertificate(pem: authorityPem)]),
+        clientIdentity: TlsClientIdentity(certificateChainPem: clientCertificatePem, privateKeyPem: clientKeyPem),
         minimumVersion: .tls13
     )
     return ApiProvider<PaymentsApi>(baseUrl: baseUrl, transport: AsyncHTTPClientTransport(tls: tls))
@@ -62,10 +61,10 @@ func pinnedPaymentsProvider(
     currentKey: String,
     nextKey: String
 ) -> ApiProvider<PaymentsApi> {
-    let tls = TLSOptions(
-        trustRoots: .systemAnd([TLSCertificate(pem: authorityPem)]),
+    let tls = TlsOptions(
+        trustRoots: .systemAnd([TlsCertificate(pem: authorityPem)]),
         // The server's key and the one it moves to next: base64 SHA-256 digests of each SubjectPublicKeyInfo.
-        pinnedPublicKeys: [TLSPublicKeyPin(sha256: currentKey), TLSPublicKeyPin(sha256: nextKey)]
+        pinnedPublicKeys: [TlsPublicKeyPin(sha256: currentKey), TlsPublicKeyPin(sha256: nextKey)]
     )
     return ApiProvider<PaymentsApi>(baseUrl: baseUrl, transport: CurlTransport(tls: tls))
 }
@@ -107,7 +106,7 @@ func balanceText(from provider: ApiProvider<PaymentsApi>) async -> String {
             let anonymous = ApiProvider<PaymentsApi>(
                 baseUrl: server.baseUrl,
                 transport: AsyncHTTPClientTransport(
-                    tls: TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.authority)]))
+                    tls: TlsOptions(trustRoots: .only([TlsCertificate(pem: certificates.authority)]))
                 )
             )
             let refused = await balanceText(from: anonymous)

@@ -54,7 +54,9 @@ import Tracing
     static func tracedTodos(tracer: any Tracer, logger: Logger, server: URL) async throws -> [Todo] {
         // snippet: Observability tracing
         let provider = ApiProvider<TodoApi>(
-            plugins: [TracingPlugin(tracer: tracer), LoggingPlugin(logger: logger)]
+            plugins: [
+                TracingPlugin(tracer: tracer), RequestLoggerPlugin(logger: logger), ResponseLoggerPlugin(logger: logger),
+            ]
         )
         // end snippet
         provider.baseUrl = server
@@ -93,10 +95,11 @@ import Tracing
         let provider = ApiProvider<TodoApi>(
             plugins: [
                 RetryPlugin(),
-                BearerAuthPlugin { token },
+                HttpAuthPlugin { token },
                 MetricsPlugin(),
                 TracingPlugin(),
-                LoggingPlugin(logger: Logger(label: "todo.api")),
+                RequestLoggerPlugin(logger: Logger(label: "todo.api")),
+                ResponseLoggerPlugin(logger: Logger(label: "todo.api")),
             ]
         )
         // end snippet

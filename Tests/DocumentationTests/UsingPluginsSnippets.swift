@@ -40,9 +40,10 @@ enum AccountApi: Endpoint {
                 ValidationPlugin { _ in ResponseExpectation(statusCodes: 200..<300, contentType: "application/json") },
                 RetryPlugin(policy: RetryPolicy(maximumAttempts: 3)),
                 TokenRefreshPlugin(token: session.accessToken) { _ in try await session.refresh() },
-                LoggingPlugin(
+                RequestLoggerPlugin(logger: Logger(label: "todo.api")),
+                ResponseLoggerPlugin(
                     logger: Logger(label: "todo.api"),
-                    configuration: .init(redaction: LogRedaction(jsonFields: ["password"]))
+                    redaction: LogRedaction(jsonFields: ["password"])
                 ),
             ]
             // end snippet
@@ -58,9 +59,9 @@ enum AccountApi: Endpoint {
         let weatherKey = "k-9"
         try await TestServer.withServer { server in
             // snippet: auth plugins
-            let basic = BasicAuthPlugin<TodoApi>(username: "ann", password: "pä:ss")
-            let bearer = BearerAuthPlugin<TodoApi> { await session.validAccessToken() }
-            let apiKey = ApiKeyPlugin<WeatherApi>(key: weatherKey, in: .queryParameter("api_key"))
+            let basic = HttpAuthPlugin<TodoApi>(username: "ann", password: "pä:ss")
+            let bearer = HttpAuthPlugin<TodoApi> { await session.validAccessToken() }
+            let apiKey = HttpAuthPlugin<WeatherApi>(apiKey: weatherKey, in: .queryParameter("api_key"))
             // end snippet
             for plugin in [basic, bearer] {
                 let provider = ApiProvider<TodoApi>(baseUrl: server.baseUrl, plugins: [plugin])

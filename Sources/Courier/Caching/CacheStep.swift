@@ -77,7 +77,7 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
         guard shares else {
             return answer(request, rules: rules, options: options, next: next, completion: completion)
         }
-        let key = SharedExchanges.Key(
+        let key = SharedSendings.Key(
             provider: providerNumber,
             partition: rules.key.partition,
             request: request,
@@ -131,9 +131,11 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
     ) {
         let revalidation = HttpCache.Revalidation(key: rules.key, varyValues: stored.varyValues)
         guard cache.revalidations.withLock({ $0.insert(revalidation).inserted }) else { return }
-        var options = options
-        options.timeout = options.timeout ?? .seconds(60)
-        forward(request, stored: stored, rules: rules, options: options, next: next, cancellation: Cancellation()) {
+        // Behind the pipeline's timeout when the request has one; without, no request waits for it, so the step
+        // bounds it.
+        let timed: any Transport =
+            options.timeout == nil ? TimedTransport(next: next, timeout: .seconds(60), receiver: nil) : next
+        forward(request, stored: stored, rules: rules, options: options, next: timed, cancellation: Cancellation()) {
             [cache] _ in
             cache.revalidations.withLock { _ = $0.remove(revalidation) }
         }
@@ -158,7 +160,7 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
         if let lastModified { conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         let validates = etag != nil || lastModified != nil
         let requestTime = now
-        cancellation.start {
+        let started = cancellation.start {
             next.send(conditional, options: options) { result in
                 let now = self.now
                 switch result {
@@ -214,6 +216,7 @@ struct CacheStep<EndpointType: Endpoint>: AnswerStep {
                 }
             }
         }
+        if !started { completion(.failure(URLError(.cancelled))) }
     }
 
     /// The stored answer as an answer to `request`: its current `Age`, and the cache's `Cache-Status`.

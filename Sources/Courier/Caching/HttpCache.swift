@@ -36,7 +36,7 @@ public final class HttpCache: Sendable {
     public let servesStaleWhenOffline: Bool
 
     private let currentPartition = Locked("")
-    let exchanges = SharedExchanges()
+    let exchanges = SharedSendings()
     /// The variants being revalidated in the background, each once at a time.
     let revalidations = Locked<Set<Revalidation>>([])
     /// Counts the removals: an answer fetched before one is not stored after it, where it could bring back what

@@ -78,8 +78,7 @@ extension ApiProvider {
         let plan = TransferPlan(
             destination: .file(download),
             progress: progress,
-            idleTimeout: endpoint.timeout,
-            overallTimeout: options.overallTimeout ?? endpoint.transferTimeout
+            idleTimeout: endpoint.idleTimeout
         )
         start(endpoint, transfer: plan, handle: handle, transportDeliveryQueue: deliveryQueue) { exchange in
             completion(self.finishDownload(exchange, download: download, plan: plan, endpoint: endpoint))

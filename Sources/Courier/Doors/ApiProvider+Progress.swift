@@ -41,16 +41,6 @@ extension ApiProvider {
         }
     }
 
-    /// The name ``responseTask(on:decodeBodyTo:)`` had before: it is a response with progress, not a transfer of
-    /// its own.
-    @available(*, deprecated, renamed: "responseTask(on:decodeBodyTo:)")
-    public func transferTask<ResultType: Decodable & Sendable>(
-        on endpoint: EndpointType,
-        decodeBodyTo: ResultType.Type
-    ) -> TransferTask<ResultType, EndpointType.ClientErrorType> {
-        responseTask(on: endpoint, decodeBodyTo: decodeBodyTo)
-    }
-
     /// Starts downloading `endpoint`'s answer into `destination` and returns at once, with the progress to read as
     /// an `AsyncSequence` and the result to await; see ``download(on:to:options:progress:)``.
     public func downloadTask(

@@ -182,7 +182,7 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.roles = PluginRoles(plugins)
-        self.observers = plugins.compactMap { $0 as? any RequestObserver }
+        self.observers = plugins.compactMap { $0 as? any RequestObserver }.filter(\.isObserving)
         self.observersNameRequests = observers.contains { $0.namesRequests }
         self.carrier = carrier
         self.cache = cache

@@ -47,20 +47,20 @@ public protocol Endpoint: Sendable {
     /// Give this instead of ``queryParameters`` when the order matters: `[("q", "swift"), ("page", 2)]`.
     var orderedQueryParameters: [(key: String, value: QueryParameterValue)] { get }
 
-    /// The most one sending may take (each retry has its own), from sending to the last byte of the answer;
-    /// longer fails with ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). Courier enforces it
-    /// itself, to the millisecond and also against a server that sends its answer a byte at a time; `nil` keeps
-    /// only the session's idle timeout (60 seconds by default).
-    ///
-    /// A download or a stream, whose body may take long but must keep coming, counts it as the longest wait for
-    /// the answer to begin and between two parts of it; its whole duration is ``transferTimeout``.
+    /// The most one sending may take (each retry has its own), from sending to the last byte of the answer, on
+    /// every door: a request, a download, a stream, each connection of Server-Sent Events. Longer fails with
+    /// ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). The pipeline enforces it on the provider's
+    /// scheduler, to the millisecond, over every transport and the mocks, and also against a server that sends its
+    /// answer a byte at a time. `nil` (the default): no limit beyond ``idleTimeout``.
     var timeout: Duration? { get }
 
-    /// The most a download or a stream (``ApiProvider/download(on:to:options:progress:)``,
-    /// ``ApiProvider/stream(on:)``, ``ApiProvider/events(on:reconnection:)``) may take, from sending to the last
-    /// byte; longer fails with ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). `nil` (the default)
-    /// for no limit. Every other request is bounded by ``timeout``.
-    var transferTimeout: Duration? { get }
+    /// The longest the server may stay silent: before the answer begins, and between two parts of it (a reader or a
+    /// disk that holds a download or a stream back does not count). Longer fails with
+    /// ``ApiError/noResponseReceived(error:)`` (`URLError.timedOut`). A download's or a stream's is kept by Courier
+    /// on the provider's scheduler; for an answer collected in memory it is the request's `timeoutInterval`, which
+    /// URLSession and libcurl keep (in whole seconds on Linux) and AsyncHTTPClient leaves to its client's read
+    /// timeout. `nil` (the default): the transport's own, 60 seconds over URLSession and libcurl.
+    var idleTimeout: Duration? { get }
 
     /// The request's cache policy; by default the protocol's (`.useProtocolCachePolicy`). With an ``HttpCache`` on
     /// the provider, its cache reads it: `.reloadIgnoringLocalCacheData` fetches anew, `.reloadRevalidatingCacheData`
@@ -78,7 +78,7 @@ public protocol Endpoint: Sendable {
     /// The TLS options of this endpoint's requests (trust roots, a client identity, the oldest TLS version), or
     /// `nil` for the transport's own; when given, they replace the transport's whole. A transport that cannot apply
     /// them refuses the request with ``ApiError/invalidRequest(reason:)`` and sends nothing.
-    var tls: TLSOptions? { get }
+    var tls: TlsOptions? { get }
 
     /// The decoder for 2xx bodies and ``ClientErrorType`` bodies.
     var decoder: JSONDecoder { get }
@@ -127,11 +127,11 @@ extension Endpoint {
         }
     }
 
-    /// `nil`: the session's timeout.
+    /// `nil`: no limit beyond the idle timeout.
     public var timeout: Duration? { nil }
 
-    /// `nil`: a download or a stream may take as long as its parts keep coming.
-    public var transferTimeout: Duration? { nil }
+    /// `nil`: the transport's own idle timeout.
+    public var idleTimeout: Duration? { nil }
 
     /// `.useProtocolCachePolicy`.
     public var cachePolicy: URLRequest.CachePolicy { .useProtocolCachePolicy }
@@ -143,7 +143,7 @@ extension Endpoint {
     public var maximumResponseBodySize: Int { 16 * 1024 * 1024 }
 
     /// `nil`: the transport's TLS options.
-    public var tls: TLSOptions? { nil }
+    public var tls: TlsOptions? { nil }
 
     /// A plain `JSONDecoder`, shared by all endpoints that do not name their own.
     ///

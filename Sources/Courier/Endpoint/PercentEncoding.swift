@@ -14,9 +14,6 @@ enum PercentEncoding {
     /// What the WHATWG `application/x-www-form-urlencoded` serializer leaves as it is (a space becomes `+`).
     static let formAllowed = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
 
-    /// RFC 9110 token characters, for methods and header names.
-    static let tokenCharacters = unreserved.union("!#$%&'*+^`|")
-
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// A set of ASCII bytes as a bit mask: asked once per byte of every URL, so a lookup must not hash.

@@ -46,14 +46,14 @@ enum RequestBuilder {
             let base = try baseUrls.parsed(try chosenBaseUrl(provider: baseUrl, endpoint: endpoint))
             let bringsOwnBody = method != nil
             let method = method ?? endpoint.method
-            guard PercentEncoding.tokenCharacters.containsAll(method.name.utf8), !method.name.isEmpty else {
+            guard HeaderFields.isToken(method.name.utf8) else {
                 throw InvalidRequestError(reason: "the method \(quoted(method.name)) is not a valid HTTP method token")
             }
             // One initializer instead of setters: each setter of a `URLRequest` copies its storage first.
             var request = URLRequest(
                 url: try url(for: endpoint, base: base),
                 cachePolicy: endpoint.cachePolicy,
-                timeoutInterval: endpoint.timeout.map(timeoutInterval) ?? defaultTimeoutInterval
+                timeoutInterval: endpoint.idleTimeout.map(timeoutInterval) ?? defaultTimeoutInterval
             )
             // `GET` is the default; FoundationNetworking's setter compares the name against every standard method.
             if method.name != "GET" { request.httpMethod = method.name }
@@ -153,7 +153,7 @@ enum RequestBuilder {
     }
 
     private static func validateHeader(name: String, value: String) throws(InvalidRequestError) {
-        guard !name.isEmpty, PercentEncoding.tokenCharacters.containsAll(name.utf8) else {
+        guard HeaderFields.isToken(name.utf8) else {
             throw InvalidRequestError(reason: "the header name \(quoted(name)) is not a valid HTTP token")
         }
         // The value itself stays out of the reason: it may be a credential, and reasons end up in logs.

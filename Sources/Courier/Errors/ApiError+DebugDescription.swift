@@ -83,6 +83,7 @@ extension URLError.Code {
         (.cannotDecodeContentData, "cannotDecodeContentData"),
         (.cannotParseResponse, "cannotParseResponse"),
         (.dataLengthExceedsMaximum, "dataLengthExceedsMaximum"),
+        (.cannotOpenFile, "cannotOpenFile"),
         (.secureConnectionFailed, "secureConnectionFailed"),
         (.serverCertificateHasBadDate, "serverCertificateHasBadDate"),
         (.serverCertificateUntrusted, "serverCertificateUntrusted"),

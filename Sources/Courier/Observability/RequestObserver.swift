@@ -6,13 +6,16 @@ import FoundationNetworking
 #endif
 
 /// Follows each request of a provider through the pipeline: the built-in ``MetricsPlugin`` and ``TracingPlugin``,
-/// and ``LoggingPlugin``, which only reads the request's id and trace id.
+/// and the swift-log forms of ``RequestLoggerPlugin`` and ``ResponseLoggerPlugin``, which only read the request's id
+/// and trace id.
 ///
 /// The pipeline reports every step here, from one place, whichever plugin decided it: the start, each sending and
 /// its answer (also one a plugin nearer the network retried before the observer's own `process` could see it),
 /// each wait before a retry, each wait for a token refresh, and the end with the typed outcome. A provider without
 /// an observing plugin makes no ``RequestObservation`` and calls nothing here.
 protocol RequestObserver: AnyObject, Sendable {
+    /// Whether this instance observes at all (a logger's closure form does not, and costs nothing to observe).
+    var isObserving: Bool { get }
     /// Whether the observer reads ``RequestObservation/endpointName`` and ``RequestObservation/attributes``, which
     /// cost a reflection and a URL parse per request to make.
     var namesRequests: Bool { get }
@@ -31,6 +34,7 @@ protocol RequestObserver: AnyObject, Sendable {
 }
 
 extension RequestObserver {
+    var isObserving: Bool { true }
     var namesRequests: Bool { true }
     var changesRequests: Bool { false }
 

@@ -20,6 +20,12 @@ extension ApiProvider {
         if run.transfer?.requestBody != nil, !(transport is any RequestBodyStreaming) {
             transport = BodyReadingTransport(next: transport)
         }
+        // The sending's overall timeout, behind the answer steps, so that a cache sees it as the network's failure
+        // (and may serve a stale answer for it). A file's or a stream's is kept in front of its receiver instead
+        // (`sendTransfer`), which must take no head after it.
+        if run.transfer == nil, let timeout = run.endpoint.timeout {
+            transport = TimedTransport(next: transport, timeout: timeout, receiver: nil)
+        }
         for step in answerSteps.reversed() {
             transport = SteppedTransport(step: step, endpoint: run.endpoint, next: transport)
         }

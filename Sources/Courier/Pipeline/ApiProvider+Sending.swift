@@ -49,10 +49,8 @@ extension ApiProvider {
         // Only the plugins' `Attempt` reports times.
         if !roles.judging.isEmpty { run.markSent(at: sentAt) }
         run.observation?.sendingStarted(number, at: sentAt)
-        // Made only where something judges the answer: never on the way without plugins.
-        var judgeAnswer: (@Sendable (Exchange) -> Void)?
-        if !plugins.isEmpty || run.transfer != nil {
-            judgeAnswer = { @Sendable [self] exchange in judge(exchange, number: number, sentAt: sentAt, of: run) }
+        let judgeAnswer = { @Sendable [self] (exchange: Exchange) in
+            judge(exchange, number: number, sentAt: sentAt, of: run)
         }
         run.step(request) {
             send(request, over: carrier(for: run, number: number), timedBy: clock, of: run, judge: judgeAnswer)
@@ -62,15 +60,15 @@ extension ApiProvider {
     /// One sending over a carrier: the body collected in memory, or, for a transfer, handed to its receiver.
     /// - Parameters:
     ///   - clock: What runs the sending's timers, or `nil` for real time.
-    ///   - judge: Where the answer goes, or `nil` for a provider without plugins, where nothing judges it.
+    ///   - judge: Where the answer goes.
     private func send(
         _ request: URLRequest,
         over transport: any Transport,
         timedBy clock: (any Scheduler)?,
         of run: RequestRun<EndpointType>,
-        judge: (@Sendable (Exchange) -> Void)?
+        judge: @escaping @Sendable (Exchange) -> Void
     ) -> @Sendable () -> Void {
-        if let plan = run.transfer, let judge {
+        if let plan = run.transfer {
             return sendTransfer(request, plan: plan, over: transport, timedBy: clock, of: run, judge: judge)
         }
         var options = TransportOptions(
@@ -81,9 +79,6 @@ extension ApiProvider {
             scheduler: clock
         )
         options.measuresTimings = run.observation != nil
-        // Without plugins the request sent is the one built and nothing judges the answer: the completion holds the
-        // run alone, one closure context fewer per request.
-        guard let judge else { return transport.send(request, options: options) { run.received($0) } }
         return transport.send(request, options: options) { answer in
             run.handOver(Exchange(request: request, answer: answer), to: judge)
         }

@@ -32,7 +32,7 @@ extension ApiProvider {
         }
         var options = TransportOptions(
             bodyFile: run.bodyFile?.url,
-            timeout: plan.transportTimeout(endpointTimeout: run.endpoint.timeout),
+            timeout: run.endpoint.timeout,
             maximumResponseBodySize: run.endpoint.maximumResponseBodySize,
             uploadProgress: uploadProgress,
             tls: run.endpoint.tls,
@@ -55,6 +55,10 @@ extension ApiProvider {
             // A body produced once that cannot be replayed: the plugins judge the refusal as this sending's answer.
             run.handOver(Exchange(request: request, error: error), to: judge)
             return {}
+        }
+        var transport = transport
+        if let timeout = run.endpoint.timeout {
+            transport = TimedTransport(next: transport, timeout: timeout, receiver: receiver)
         }
         let cancel = transport.send(request, options: options) { receiver.transportEnded($0) }
         receiver.attach(cancel: cancel)

@@ -77,12 +77,6 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         deliver(exchange)
     }
 
-    /// Takes the transport's answer to the request as built, for a provider without plugins: nothing judges it, and
-    /// the transport's completion captures this run alone.
-    func received(_ answer: Result<TransportResponse, any Error>) {
-        finishWhereDelivered(Exchange(request: request, answer: answer))
-    }
-
     /// Hands a sending's outcome to `judge` where outcomes are delivered: on the delivery queue, or where it came
     /// (a mocked answer, inside its scheduler).
     func handOver(_ exchange: Exchange, to judge: @escaping @Sendable (Exchange) -> Void) {

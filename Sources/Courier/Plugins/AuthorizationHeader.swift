@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Where the auth plugins write their header: only where the endpoint (or an earlier plugin) did not set one.
+/// Where ``HttpAuthPlugin`` writes its header: only where the endpoint (or an earlier plugin) did not set one.
 enum AuthorizationHeader {
     /// Sets `name: value` unless the request already has `name`.
     ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``LoggingPlugin`` hides before anything is logged: header values, query values, body fields.
+/// What ``RequestLoggerPlugin`` and ``ResponseLoggerPlugin`` hide before anything is logged: header values, query values, body fields.
 public struct LogRedaction: Sendable {
     /// The headers whose values are always hidden.
     public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]

@@ -19,8 +19,8 @@ import FoundationNetworking
 /// from the first plugin to the last, so the last sees the request exactly as sent; `process` runs from the last
 /// to the first, so the last sees every answer as it came. The first plugin whose decision is not
 /// ``AttemptDecision/proceed`` decides, and the plugins before it in the list are not asked about that answer.
-/// Hence the usual order: `[ValidationPlugin, RetryPlugin, TokenRefreshPlugin, LoggingPlugin]`, where the logger
-/// sees every sending and every answer, a 401 is refreshed before anything else judges it, and only what retries
+/// Hence the usual order: `[ValidationPlugin, RetryPlugin, TokenRefreshPlugin, RequestLoggerPlugin,
+/// ResponseLoggerPlugin]`, where the loggers see every sending and every answer, a 401 is refreshed before anything else judges it, and only what retries
 /// cannot fix reaches validation.
 ///
 /// `willPerformRequest` and `didPerformRequest` come in pairs, whatever happens: a request refused before

@@ -24,7 +24,7 @@ import FoundationNetworking
 ///   a caller's cancellation does not.
 /// - The request span's context is injected into the headers of every sending with the tracer's propagation (e.g.
 ///   `traceparent` with a W3C propagator) before any plugin's ``Plugin/prepare(_:endpoint:)``, wherever the plugin
-///   stands in the list: a signing plugin signs it and ``LoggingPlugin`` shows it as sent.
+///   stands in the list: a signing plugin signs it and ``RequestLoggerPlugin`` logs it as sent.
 /// - Plugins' hooks run with the request span's context as `ServiceContext.current`, so that their own spans and a
 ///   logger's metadata provider join the trace.
 ///
@@ -34,9 +34,10 @@ import FoundationNetworking
 /// ```swift
 /// let provider = ApiProvider<TodoApi>(
 ///     plugins: [
-///         BearerAuthPlugin { token },
+///         HttpAuthPlugin { token },
 ///         TracingPlugin(),
-///         LoggingPlugin(logger: Logger(label: "todo.api")),
+///         RequestLoggerPlugin(logger: Logger(label: "todo.api")),
+///         ResponseLoggerPlugin(logger: Logger(label: "todo.api")),
 ///     ]
 /// )
 /// ```

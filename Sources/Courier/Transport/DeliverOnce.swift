@@ -7,22 +7,23 @@ package struct DeliverOnce: Sendable {
     package typealias Value = Result<TransportResponse, any Error>
 
     /// One allocation for the lock and the completion.
-    private let completion: Locked<(@Sendable (Value) -> Void)?>
+    private let completion: Locked<TakeOnce<Completion>>
+
+    /// The completion in a struct: a function kept as a generic value would cost a conversion, one allocation.
+    private struct Completion: Sendable {
+        let run: @Sendable (Value) -> Void
+    }
 
     package init(_ completion: @escaping @Sendable (Value) -> Void) {
-        self.completion = Locked(completion)
+        self.completion = Locked(TakeOnce(Completion(run: completion)))
     }
 
     /// Runs the completion with `value` unless it has run already.
     /// - Returns: Whether this call ran it.
     @discardableResult
     package func deliver(_ value: Value) -> Bool {
-        let completion = self.completion.withLock { completion in
-            defer { completion = nil }
-            return completion
-        }
-        guard let completion else { return false }
-        completion(value)
+        guard let completion = completion.withLock({ $0.take() }) else { return false }
+        completion.run(value)
         return true
     }
 }

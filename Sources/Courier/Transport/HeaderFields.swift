@@ -1,13 +1,50 @@
-/// Reading header fields as transports hand them over, a repeated field's values joined with commas.
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// HTTP's field rules, in one place for every transport: names, lengths, and fields as transports hand them over,
+/// a repeated field's values joined with commas.
 package enum HeaderFields {
+    /// Whether `bytes` are a method or a field name: a non-empty RFC 9110 token (`tchar`, section 5.6.2).
+    package static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && tokenBytes.containsAll(bytes)
+    }
+
+    private static let tokenBytes = PercentEncoding.unreserved.union("!#$%&'*+^`|")
+
     /// The body's announced length, or `nil` when none is announced or it says nothing of what arrives.
     package static func contentLength(in fields: [String: String]) -> Int64? {
-        // A compressed body arrives decompressed: its announced length says nothing about what is received.
-        let encoding = field("Content-Encoding", in: fields)?.lowercased()
-        guard encoding == nil || encoding == "identity" else { return nil }
-        guard let length = field("Content-Length", in: fields) else { return nil }
+        announcedLength(
+            contentLength: field("Content-Length", in: fields),
+            contentEncoding: field("Content-Encoding", in: fields)
+        )
+    }
+
+    /// The body's length as it will arrive, from the `Content-Length` and `Content-Encoding` fields: `nil` when
+    /// none is announced, when it is not one number, or when an encoding makes it the length of the compressed
+    /// bytes (the transports hand the body over decompressed).
+    package static func announcedLength(contentLength: String?, contentEncoding: String?) -> Int64? {
+        if let contentEncoding, !sameName(contentEncoding, "identity") { return nil }
+        guard let length = contentLength else { return nil }
         // Trimmed only when needed: a `CharacterSet` costs more than the rest of reading the head.
         return Int64(length) ?? Int64(length.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Adds `value` under `name`, after a comma and a space when `name` is there already, as URLSession joins a
+    /// repeated field.
+    package static func add(_ value: String, named name: String, to fields: inout [String: String]) {
+        fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+    }
+
+    /// The response's header fields as names and values; Foundation has joined repeated ones with commas.
+    package static func dictionary(of response: URLResponse?) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return fields
     }
 
     /// The value of the field `name`, whatever the case of its name.

@@ -24,18 +24,19 @@ struct BodyReadingTransport: Transport {
         guard let body = options.requestBody else {
             return next.send(request, options: options, completion: completion)
         }
-        let outcome = DeliverOnce(completion)
-        let cancelNext = Locked<(@Sendable () -> Void)?>(nil)
+        // The sending's cancel action once `next` has it; the outcome is delivered once, whoever comes first.
+        let state = Locked(OnceState<CancelAction>())
         let reading = Task {
             let whole: WholeBody
             do {
                 whole = try await Self.read(body)
             } catch {
-                outcome.deliver(.failure(Task.isCancelled ? URLError(.cancelled) : error))
+                let failure = Task.isCancelled ? URLError(.cancelled) : error
+                if state.withLock({ $0.deliver() }) { completion(.failure(failure)) }
                 return
             }
             // Cancelled while the body was being read: nothing is sent.
-            if cancelNext.withLock({ $0 != nil }) {
+            if state.withLock({ $0.isOver }) {
                 whole.remove()
                 return
             }
@@ -48,24 +49,16 @@ struct BodyReadingTransport: Transport {
             }
             let cancel = next.send(request, options: options) { answer in
                 whole.remove()
-                outcome.deliver(answer)
+                if state.withLock({ $0.deliver() }) { completion(answer) }
             }
-            // Cancelled while `next` was being started (the slot holds a placeholder then): it is told now.
-            let cancelledMeanwhile = cancelNext.withLock { slot -> Bool in
-                guard slot == nil else { return true }
-                slot = cancel
-                return false
-            }
-            if cancelledMeanwhile { cancel() }
+            // Cancelled while `next` was being started: it is told now.
+            if case .cancelNow(let cancel) = state.withLock({ $0.attach(cancel) }) { cancel() }
         }
         return {
             reading.cancel()
-            let cancel = cancelNext.withLock { slot -> (@Sendable () -> Void)? in
-                defer { slot = {} }
-                return slot
-            }
-            cancel?()
-            outcome.deliver(.failure(URLError(.cancelled)))
+            let stop = state.withLock { $0.stop() }
+            if stop.deliver { completion(.failure(URLError(.cancelled))) }
+            stop.handle?()
         }
     }
 

@@ -45,11 +45,7 @@ struct ResponseHead: Sendable {
             case .parts(_, _, let fields):
                 return fields.headerFields
             case .made(let response):
-                var fields: [String: String] = [:]
-                for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
-                    if let name = name as? String, let value = value as? String { fields[name] = value }
-                }
-                return fields
+                return HeaderFields.dictionary(of: response)
             }
         }
     }

@@ -12,15 +12,16 @@ import FoundationNetworking
 /// what came back. For the same failure every transport reports the same error, so that callers get the same
 /// ``ApiError`` whatever carries their requests:
 /// - `URLError(.cannotConnectToHost)` when the connection is refused;
-/// - `URLError(.timedOut)` when ``TransportOptions/timeout`` passes before the last byte of the answer, on
-///   ``TransportOptions/scheduler`` (``TransportOptions/timer``);
+/// - `URLError(.timedOut)` when the server stays silent past the transport's own idle limit, where it keeps one (the
+///   request's `timeoutInterval`; AsyncHTTPClient keeps none); the sending's overall timeout is the pipeline's, kept
+///   in front of the transport, which only has to cancel when asked;
 /// - `URLError(.cancelled)` when the returned cancel action runs, at once;
 /// - `URLError(.networkConnectionLost)` when the connection is reset or closes in the middle of the answer (or
 ///   `URLError(.unknown)` where the transport gives no more to tell it by, as libcurl sometimes does);
 /// - `URLError(.badServerResponse)` when the answer breaks HTTP's grammar or framing (a malformed status line or
 ///   header, a bad chunk size, repeated `Content-Length`, or one beside `Transfer-Encoding`);
 /// - `URLError(.cannotDecodeContentData)` when a body the transport decompresses does not inflate;
-/// - the `URLError` codes of ``TLSFailure`` when a TLS handshake fails, one per cause;
+/// - the `URLError` codes of ``TlsFailure`` when a TLS handshake fails, one per cause;
 /// - ``InvalidRequestError`` when asked for ``TransportOptions/tls`` it cannot apply, before sending anything;
 /// - ``ResponseBodyTooLargeError`` when the body (after any decompression) would exceed
 ///   ``TransportOptions/maximumResponseBodySize``, as soon as that is announced or reached, without keeping the
@@ -52,7 +53,9 @@ public protocol Transport: Sendable {
 public struct TransportOptions: Sendable {
     /// A file to send as the body, read in chunks, unless the request has a body of its own.
     public var bodyFile: URL?
-    /// The most the exchange may take, from sending to the last byte of the answer; `nil` for no limit.
+    /// The most the sending may take, from sending to the last byte of the answer; `nil` for no limit. The pipeline
+    /// keeps it in front of the transport, which needs no timer of its own for it: Courier's transports read it only
+    /// to tell sendings apart, so a transport called directly, outside a provider, has no overall limit.
     public var timeout: Duration?
     /// The most response body bytes kept.
     public var maximumResponseBodySize: Int
@@ -63,9 +66,9 @@ public struct TransportOptions: Sendable {
     public var uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
     /// The endpoint's TLS options, which replace the transport's own; `nil` for the transport's. A transport that
     /// cannot apply them fails the request with ``InvalidRequestError`` before sending anything.
-    public var tls: TLSOptions?
-    /// The clock that runs ``timeout``, or `nil` for real time: a provider made with a scheduler passes it here, so
-    /// that a ``TestScheduler``'s virtual time times the exchange.
+    public var tls: TlsOptions?
+    /// The clock of the request's timers, or `nil` for real time: a provider made with a scheduler passes it here,
+    /// so that a ``TestScheduler``'s virtual time times the sending.
     public var scheduler: (any Scheduler)?
     /// A body produced while it is sent, read part by part: only a transport that declares
     /// ``RequestBodyStreaming`` is given one (any other gets the body whole, read first).
@@ -78,19 +81,19 @@ public struct TransportOptions: Sendable {
     /// Creates options.
     /// - Parameters:
     ///   - bodyFile: A file to send as the body, unless the request has a body of its own.
-    ///   - timeout: The most the exchange may take, or `nil` for no limit.
+    ///   - timeout: The most the sending may take (kept by the pipeline), or `nil` for no limit.
     ///   - maximumResponseBodySize: The most response body bytes kept.
     ///   - responseBodyReceiver: Where the body goes part by part, or `nil` to collect it.
     ///   - uploadProgress: Told how much of the request body has been sent, or `nil`.
     ///   - tls: TLS options replacing the transport's, or `nil`.
-    ///   - scheduler: The clock that runs the timeout, or `nil` for real time.
+    ///   - scheduler: The clock of the request's timers, or `nil` for real time.
     public init(
         bodyFile: URL? = nil,
         timeout: Duration? = nil,
         maximumResponseBodySize: Int = .max,
         responseBodyReceiver: (any ResponseBodyReceiver)? = nil,
         uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
-        tls: TLSOptions? = nil,
+        tls: TlsOptions? = nil,
         scheduler: (any Scheduler)? = nil
     ) {
         self.scheduler = scheduler
@@ -104,7 +107,7 @@ public struct TransportOptions: Sendable {
 }
 
 extension TransportOptions {
-    /// What runs the timeout: ``scheduler``, or real time on a global queue. Every timer of a request is made here.
+    /// What runs the request's timers: ``scheduler``, or real time on a global queue.
     public var timer: any Scheduler {
         scheduler ?? DispatchQueueScheduler.realTime
     }

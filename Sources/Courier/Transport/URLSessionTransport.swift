@@ -17,9 +17,9 @@ import FoundationNetworking
 /// per host by default; a server sending many requests at once is better served by the `CourierAsyncHTTPClient`
 /// transport.
 ///
-/// It applies no ``TLSOptions`` but ``TLSOptions/platformDefault``: a request asking for others fails with
+/// It applies no ``TlsOptions`` but ``TlsOptions/platformDefault``: a request asking for others fails with
 /// ``ApiError/invalidRequest(reason:)`` and is not sent. On Linux its TLS failures, which FoundationNetworking
-/// reports as `URLError(.unknown)` with libcurl's text, are told apart from that text as ``TLSFailure``s.
+/// reports as `URLError(.unknown)` with libcurl's text, are told apart from that text as ``TlsFailure``s.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate = URLSessionTransportDelegate()
@@ -44,22 +44,22 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Starts `request`; `completion` runs once: on the session's serial delegate queue, or on a timer's queue when
-    /// the timeout ends the request, or on the cancelling thread. It must not block: everything else this session
+    /// Starts `request`; `completion` runs once: on the session's serial delegate queue, or on the cancelling
+    /// thread. It must not block: everything else this session
     /// delivers waits behind it.
     ///
     /// A ``TransportOptions/bodyFile`` goes out through an upload task with its `Content-Length`; a body stream
     /// would go chunked, and on Linux a `Content-Length` set by hand next to a stream is sent together with
-    /// `Transfer-Encoding: chunked`, which servers must reject. The timeout is enforced here: FoundationNetworking
-    /// truncates `timeoutInterval` to whole seconds and only measures idle time, so a server that drips its body
-    /// would otherwise hold the request forever.
+    /// `Transfer-Encoding: chunked`, which servers must reject. FoundationNetworking truncates `timeoutInterval` to
+    /// whole seconds and only measures idle time: the endpoint's timeout, to the millisecond and against a server
+    /// that drips its body, is the pipeline's.
     public func send(
         _ request: URLRequest,
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
         if let tls = options.tls, tls != .platformDefault {
-            completion(.failure(InvalidRequestError(reason: Self.unsupportedTLSOptions)))
+            completion(.failure(InvalidRequestError(reason: Self.unsupportedTlsOptions)))
             return {}
         }
         let task: URLSessionTask
@@ -68,11 +68,9 @@ public final class URLSessionTransport: Transport {
         } else {
             task = session.dataTask(with: request)
         }
-        let deadline = options.timeout.map { _ in ExchangeTimeout() }
         delegate.register(task, options: options) { data, response, error in
-            deadline?.end()
             if let error {
-                let classified = MalformedResponse.classifyingLibcurlError(TLSFailure.classifyingLibcurlError(error))
+                let classified = MalformedResponse.classifyingLibcurlError(TlsFailure.classifyingLibcurlError(error))
                 return completion(.failure(classified))
             }
             guard let response = response as? HTTPURLResponse else {
@@ -82,20 +80,15 @@ public final class URLSessionTransport: Transport {
         }
         task.resume()
         let delegate = delegate
-        // The timer and the cancel action name the task by its identifier: a task holds its session, and a timer
-        // that held the task until it fired would keep every finished request of the last `timeout`, and a released
-        // transport's session with its connections, alive until then.
+        // The cancel action names the task by its identifier: a task holds its session, and a cancel action that
+        // held the task would keep a finished request, and a released transport's session with its connections,
+        // alive as long as the caller keeps the action.
         let identifier = task.taskIdentifier
-        if let timeout = options.timeout {
-            deadline?.start(on: options.timer, after: timeout) {
-                delegate.stop(taskIdentifier: identifier, because: URLError(.timedOut))
-            }
-        }
-        // Delivered at once, like the timeout: the session's own cancellation can take seconds to come back.
+        // Delivered at once: the session's own cancellation can take seconds to come back.
         return { delegate.stop(taskIdentifier: identifier, because: URLError(.cancelled)) }
     }
 
-    static let unsupportedTLSOptions =
+    static let unsupportedTlsOptions =
         "URLSessionTransport applies only the platform's TLS defaults (the system's trust store, no client "
         + "certificate, the platform's minimum version, no pinned keys), and this request asks for other TLS "
         + "options; send it with AsyncHTTPClientTransport or CurlTransport, which apply them"

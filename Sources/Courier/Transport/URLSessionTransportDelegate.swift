@@ -9,7 +9,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     typealias Completion = @Sendable (Data?, URLResponse?, Error?) -> Void
 
     private struct Transfer {
-        /// Held here, and so only while the transfer runs: the timer and the cancel action name the task by its
+        /// Held here, and so only while the transfer runs: the cancel action names the task by its
         /// identifier, as a task holds its session and must not outlive its request.
         let task: URLSessionTask
         let completion: Completion
@@ -18,15 +18,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let uploadProgress: (@Sendable (Int64, Int64?) -> Void)?
         var body: BodyCollector
         var refusedAuthenticationChallenge = false
+        /// How many redirects the session has followed for the task.
+        var redirects = 0
         /// The response as it reached `didReceive`, so that the end needs not ask the task (a queue hop and three
         /// allocations in FoundationNetworking).
         var response: URLResponse?
     }
 
     private let transfers = Locked<[Int: Transfer]>([:])
-
-    /// The headers that identify the user to the original origin and must not follow a redirect elsewhere.
-    private static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     func register(_ task: URLSessionTask, options: TransportOptions, completion: @escaping Completion) {
         let transfer = Transfer(
@@ -42,8 +41,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Delivers `reason` as `task`'s outcome at once, unless it has already ended, then cancels the task.
     ///
     /// Delivered before cancelling, not from `didCompleteWithError`: under load, libcurl and the session's delegate
-    /// queue can take seconds to get to the cancellation, and a timeout must end the request on time. Taking the
-    /// transfer out under the lock keeps the delivery to exactly one.
+    /// queue can take seconds to get to the cancellation, and a cancel must end the request at once. Taking the
+    /// transfer out of the table under the lock keeps the delivery to exactly one: the table is this transport's
+    /// take-once, one entry a task, where every other place keeps a ``TakeOnce`` or a ``OnceState``.
     func stop(_ task: URLSessionTask, because reason: Error) {
         stop(taskIdentifier: task.taskIdentifier, because: reason)
     }
@@ -96,7 +96,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             do {
                 try receiver.receiveHead(
                     statusCode: http?.statusCode ?? 0,
-                    headerFields: Self.headerFields(of: response)
+                    headerFields: HeaderFields.dictionary(of: response)
                 )
                 completionHandler(.allow)
             } catch {
@@ -105,7 +105,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             }
             return
         }
-        let announced = response.expectedContentLength
+        let announced = HeaderFields.announcedLength(
+            contentLength: http?.value(forHTTPHeaderField: "Content-Length"),
+            contentEncoding: http?.value(forHTTPHeaderField: "Content-Encoding")
+        )
         let refused = update(dataTask) { transfer -> Error? in
             do {
                 try transfer.body.expect(announced: announced, isHead: isHead)
@@ -173,11 +176,25 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        let followed = update(task) { transfer in
+            transfer.redirects += 1
+            return transfer.redirects
+        }
+        if let followed, followed > RedirectPolicy.limit {
+            completionHandler(nil)
+            let failingURL = request.url as Any
+            stop(task, because: URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: failingURL]))
+            return
+        }
         var redirected = request
-        if Origin.of(task.originalRequest?.url) != Origin.of(request.url) {
-            for header in Self.credentialHeaders {
-                redirected.setValue(nil, forHTTPHeaderField: header)
-            }
+        // URLSession sends `Proxy-Authorization` to the server like any field.
+        let dropped = RedirectPolicy.fieldsToDrop(
+            from: task.originalRequest?.url,
+            to: request.url,
+            proxyCredentials: .toServer
+        )
+        for name in dropped {
+            redirected.setValue(nil, forHTTPHeaderField: name)
         }
         completionHandler(redirected)
     }
@@ -202,14 +219,5 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // Apple's URLSession delivers the 401 as the response when no credential is offered.
         completionHandler(.performDefaultHandling, nil)
         #endif
-    }
-
-    /// The response's header fields as names and values; Foundation has joined repeated ones with commas.
-    private static func headerFields(of response: URLResponse) -> [String: String] {
-        var fields: [String: String] = [:]
-        for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
-            if let name = name as? String, let value = value as? String { fields[name] = value }
-        }
-        return fields
     }
 }

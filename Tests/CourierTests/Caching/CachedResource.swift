@@ -17,6 +17,7 @@ struct CachedResource: Endpoint {
     var headers: [String: String] = [:]
     var caching: Caching = .standard
     var cachePolicy: URLRequest.CachePolicy = .useProtocolCachePolicy
+    var timeout: Duration?
 
     /// For the mocks; over the network, the provider gives the server's.
     var baseUrl: URL { URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/") }

@@ -41,6 +41,28 @@ import FoundationNetworking
         #expect(behavior.answeredRequests.withLock { $0 } == 2)
     }
 
+    /// The sending's timeout is the network's failure to the cache, as a refused connection is: the offline fallback
+    /// serves the stored answer when the endpoint's timeout passes before the answer.
+    @Test func aTimeoutIsTheNetworksFailureToTheCache() async {
+        let clock = TestScheduler()
+        let behavior = Self.behavior(clock: clock, delay: .seconds(10)) { number, _ in
+            MockedResponse(status: .ok, headers: ["Cache-Control": "max-age=1"], bodyData: Self.body(number))
+        }
+        let provider = ApiProvider(mockingBehavior: behavior, cache: HttpCache(servesStaleWhenOffline: true))
+        var endpoint = CachedResource(key: "mocked")
+        async let first = provider.version(of: endpoint)
+        await clock.waitForPendingWork()
+        await clock.advance(by: .seconds(10))
+        #expect(await first == (1, .miss))
+        endpoint.timeout = .seconds(5)
+        async let second = provider.version(of: endpoint)
+        // The mocked answer and the timeout.
+        await clock.waitForPendingWork(count: 2)
+        await clock.advance(by: .seconds(5))
+        #expect(await second == (1, .stale(.offline)))
+        #expect(clock.pendingWorkCount == 0)
+    }
+
     /// Section 3.2: a `304`'s fields replace the stored ones (here its freshness and a field of the app's), and the
     /// stored body answers.
     @Test func a304UpdatesTheStoredFields() async {

@@ -148,7 +148,7 @@ import FoundationNetworking
             let outcomes = EventLog<String>()
             let provider = ApiProvider<TestApi>(
                 baseUrl: server.baseUrl,
-                plugins: [recorder, ResultWatcher { outcomes.append($0) }, BearerAuthPlugin { "t0ken" }]
+                plugins: [recorder, ResultWatcher { outcomes.append($0) }, HttpAuthPlugin { "t0ken" }]
             )
             let outcome = await provider.publisher(on: .echo(path: "plugged"), decodeBodyTo: ReceivedRequest.self)
                 .outcome()

@@ -243,8 +243,8 @@ struct NestedForm: Encodable, Sendable {
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
     }
 
-    @Test func timeoutAndCachePolicyComeFromTheEndpoint() throws {
-        let request = try FreeEndpoint(timeout: .milliseconds(2_500), cachePolicy: .reloadIgnoringLocalCacheData)
+    @Test func idleTimeoutAndCachePolicyComeFromTheEndpoint() throws {
+        let request = try FreeEndpoint(idleTimeout: .milliseconds(2_500), cachePolicy: .reloadIgnoringLocalCacheData)
             .built()
             .get()
         #if canImport(FoundationNetworking)

@@ -17,7 +17,7 @@ struct FreeEndpoint: Endpoint, CustomStringConvertible {
     var headers: [String: String] = ["Accept": "application/json"]
     var ordered: [(key: String, value: QueryParameterValue)]?
     var timeout: Duration?
-    var transferTimeout: Duration?
+    var idleTimeout: Duration?
     var cachePolicy: URLRequest.CachePolicy = .useProtocolCachePolicy
     var encoder = JSONEncoder()
     var maximumResponseBodySize = 16 * 1024 * 1024

@@ -38,7 +38,8 @@ extension Heavy {
                         await waits.waitForWaits(count: Self.count)
                         return "fresh"
                     },
-                    LoggingPlugin(logger: capture.logger()),
+                    RequestLoggerPlugin(logger: capture.logger()),
+                    ResponseLoggerPlugin(logger: capture.logger()),
                     waits,
                 ]
                 let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: plugins)

@@ -1,4 +1,3 @@
-import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -20,7 +19,7 @@ import FoundationNetworking
     static func observe(
         _ kind: TransportKind,
         baseUrl: URL,
-        tls: TLSOptions? = nil,
+        tls: TlsOptions? = nil,
         _ body: (ApiProvider<TestApi>) async -> Void
     ) async throws -> (sendings: [FinishedInMemorySpan], metrics: TestMetrics) {
         let metrics = TestMetrics()

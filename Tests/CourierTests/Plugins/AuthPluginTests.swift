@@ -3,7 +3,7 @@ import CourierTestServer
 import Foundation
 import Testing
 
-/// Basic, Bearer and API key: what the server receives, and what is refused instead of sent.
+/// `HttpAuthPlugin`'s Basic, Bearer and API key forms: what the server receives, and what is refused instead of sent.
 @Suite(.timeLimit(.minutes(1))) struct AuthPluginTests {
     /// The credentials a Basic `Authorization` header carries, decoded as the server would.
     static func basicCredentials(_ header: String?) -> String? {
@@ -15,7 +15,7 @@ import Testing
     @Test func basicAuthCarriesAColonAndNonAsciiInThePassword() async throws {
         try await TestServer.withServer { server in
             // "é" written decomposed (e + combining accent) is sent composed, as RFC 7617 asks.
-            let plugin = BasicAuthPlugin<TestApi>(username: "Zoë", password: "p:ss w\u{0065}\u{0301}rd✓")
+            let plugin = HttpAuthPlugin<TestApi>(username: "Zoë", password: "p:ss w\u{0065}\u{0301}rd✓")
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let received = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
             #expect(Self.basicCredentials(received.header("Authorization")) == "Zoë:p:ss w\u{00E9}rd✓")
@@ -24,10 +24,10 @@ import Testing
 
     @Test func basicAuthRefusesAUsernameWithAColonWithoutSending() async throws {
         try await TestServer.withServer { server in
-            let plugin = BasicAuthPlugin<TestApi>(username: "a:b", password: "secret")
+            let plugin = HttpAuthPlugin<TestApi>(username: "a:b", password: "secret")
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let result = await provider.response(on: .echo(), decodeBodyTo: Data.self)
-            guard case .failure(.pluginFailed("BasicAuthPlugin", let error)) = result else {
+            guard case .failure(.pluginFailed("HttpAuthPlugin", let error)) = result else {
                 Issue.record("expected pluginFailed, got \(result)")
                 return
             }
@@ -40,7 +40,7 @@ import Testing
     @Test func anEndpointsOwnAuthorizationWins() async throws {
         try await TestServer.withServer { server in
             let plugins: [Plugin<TestApi>] = [
-                BasicAuthPlugin(username: "ann", password: "pw"), BearerAuthPlugin { "token" },
+                HttpAuthPlugin(username: "ann", password: "pw"), HttpAuthPlugin { "token" },
             ]
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: plugins)
             let endpoint = TestApi.echo(headers: ["Authorization": "Custom own"])
@@ -52,7 +52,7 @@ import Testing
     @Test func bearerAuthAwaitsItsTokenForEachSending() async throws {
         try await TestServer.withServer { server in
             let calls = Locked(0)
-            let plugin = BearerAuthPlugin<TestApi> {
+            let plugin = HttpAuthPlugin<TestApi> {
                 await Task.yield()  // a real suspension, as a keychain or network lookup makes
                 return "token-\(calls.withLock { count in count += 1; return count })"
             }
@@ -70,16 +70,16 @@ import Testing
     @Test func bearerAuthWithoutATokenSendsNoHeaderAndAFailingClosureFailsTheRequest() async throws {
         struct KeychainLocked: Error {}
         try await TestServer.withServer { server in
-            let none = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [BearerAuthPlugin { nil }])
+            let none = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [HttpAuthPlugin { nil }])
             let received = try await none.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
             #expect(received.header("Authorization") == nil)
             let failing = ApiProvider<TestApi>(
                 baseUrl: server.baseUrl,
-                plugins: [BearerAuthPlugin { throw KeychainLocked() }]
+                plugins: [HttpAuthPlugin { throw KeychainLocked() }]
             )
             #expect(
                 await failing.response(on: .echo(), decodeBodyTo: Data.self)
-                    == .failure(.pluginFailed(plugin: "BearerAuthPlugin", error: KeychainLocked()))
+                    == .failure(.pluginFailed(plugin: "HttpAuthPlugin", error: KeychainLocked()))
             )
             #expect(await server.receivedRequests().count == 1)
         }
@@ -87,7 +87,7 @@ import Testing
 
     @Test func apiKeyInAHeader() async throws {
         try await TestServer.withServer { server in
-            let plugin = ApiKeyPlugin<TestApi>(key: "k-123", in: .header("X-Api-Key"))
+            let plugin = HttpAuthPlugin<TestApi>(apiKey: "k-123", in: .header("X-Api-Key"))
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let received = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
             #expect(received.headerValues("X-Api-Key") == ["k-123"])
@@ -96,8 +96,8 @@ import Testing
 
     @Test func apiKeyInTheQueryArrivesAsGivenAfterTheEndpointsParameters() async throws {
         try await TestServer.withServer { server in
-            let plugin = ApiKeyPlugin<TestApi>(
-                key: "a+b&c=d é",
+            let plugin = HttpAuthPlugin<TestApi>(
+                apiKey: "a+b&c=d é",
                 in: .queryParameter("api_key"),
                 appliesTo: { _ in true }
             )
@@ -113,7 +113,7 @@ import Testing
 
     @Test func apiKeyLeavesAnEndpointThatItDoesNotApplyTo() async throws {
         try await TestServer.withServer { server in
-            let plugin = ApiKeyPlugin<TestApi>(key: "k", in: .queryParameter("api_key")) { endpoint in
+            let plugin = HttpAuthPlugin<TestApi>(apiKey: "k", in: .queryParameter("api_key")) { endpoint in
                 if case .echo = endpoint { return false }
                 return true
             }

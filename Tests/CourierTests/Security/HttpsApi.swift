@@ -9,7 +9,7 @@ enum HttpsApi: Endpoint {
 
     case echo(headers: [String: String] = [:])
     /// With TLS options of its own, which replace the transport's.
-    case echoWith(tls: TLSOptions)
+    case echoWith(tls: TlsOptions)
     case gather(key: String, count: Int)
     case redirect(to: URL, headers: [String: String])
     /// `/hold/{id}`: a body that keeps coming for longer than a test runs; the server tells when the client leaves.
@@ -56,24 +56,24 @@ enum HttpsApi: Endpoint {
         return limit
     }
 
-    var tls: TLSOptions? {
+    var tls: TlsOptions? {
         guard case .echoWith(let tls) = self else { return nil }
         return tls
     }
 }
 
-extension TLSOptions {
+extension TlsOptions {
     /// Trusts the test authority alone.
-    static func testAuthority() throws -> TLSOptions {
-        TLSOptions(trustRoots: .only([TLSCertificate(pem: TestCertificates.shared.authority)]))
+    static func testAuthority() throws -> TlsOptions {
+        TlsOptions(trustRoots: .only([TlsCertificate(pem: TestCertificates.shared.authority)]))
     }
 
     /// Trusts the test authority alone and presents the test client identity.
-    static func testAuthorityWithClientIdentity() throws -> TLSOptions {
+    static func testAuthorityWithClientIdentity() throws -> TlsOptions {
         let certificates = TestCertificates.shared
-        return TLSOptions(
-            trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
-            clientIdentity: TLSClientIdentity(
+        return TlsOptions(
+            trustRoots: .only([TlsCertificate(pem: certificates.authority)]),
+            clientIdentity: TlsClientIdentity(
                 certificateChainPem: certificates.client.certificate,
                 privateKeyPem: certificates.client.privateKey
             )

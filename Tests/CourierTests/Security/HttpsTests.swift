@@ -1,5 +1,4 @@
 @testable import Courier
-import CourierCurl
 import CourierTestServer
 import CourierTestServerTLS
 import Foundation
@@ -13,7 +12,7 @@ import CourierAsyncHTTPClient
 /// HTTPS against the loopback server with certificates made at test time: what each transport can do, and the
 /// same typed failure for the same fault.
 @Suite struct HttpsTests {
-    /// The transports that apply `TLSOptions` (URLSession on Linux refuses them).
+    /// The transports that apply `TlsOptions` (URLSession on Linux refuses them).
     static let applyingOptions = TransportKind.notURLSession
 
     /// Runs `body` with a provider over `kind` with `tls`: AsyncHTTPClient on a client of its own that speaks HTTP/2
@@ -21,7 +20,7 @@ import CourierAsyncHTTPClient
     static func withProvider<Result>(
         _ kind: TransportKind,
         _ server: TestServer,
-        tls: TLSOptions?,
+        tls: TlsOptions?,
         plugins: [Plugin<HttpsApi>] = [],
         _ body: (ApiProvider<HttpsApi>) async throws -> Result
     ) async throws -> Result {
@@ -79,12 +78,12 @@ import CourierAsyncHTTPClient
         )
         try Data(("# the test authority\n" + pem).utf8).write(to: bundle)
         defer { try? FileManager.default.removeItem(at: bundle) }
-        let fromFile = try TLSCertificate(contentsOf: bundle)
+        let fromFile = try TlsCertificate(contentsOf: bundle)
         #expect(fromFile.encoding == .pem)
-        let forms: [TLSOptions] = [
-            TLSOptions(trustRoots: .systemAnd([TLSCertificate(pem: pem)])),
-            TLSOptions(trustRoots: .only([TLSCertificate(der: der)])),
-            TLSOptions(trustRoots: .only([fromFile])),
+        let forms: [TlsOptions] = [
+            TlsOptions(trustRoots: .systemAnd([TlsCertificate(pem: pem)])),
+            TlsOptions(trustRoots: .only([TlsCertificate(der: der)])),
+            TlsOptions(trustRoots: .only([fromFile])),
         ]
         try await TestServer.withServer(tls: .init()) { server in
             try await Self.withProvider(kind, server, tls: nil) { provider in
@@ -101,12 +100,12 @@ import CourierAsyncHTTPClient
         kind: TransportKind
     ) async throws {
         let certificates = TestCertificates.shared
-        let onlyTheClientAuthority = TLSOptions(trustRoots: .only([TLSCertificate(pem: certificates.clientAuthority)]))
-        let cases: [(TestServer.TLS.Certificate, TLSOptions?, TLSFailure)] = [
+        let onlyTheClientAuthority = TlsOptions(trustRoots: .only([TlsCertificate(pem: certificates.clientAuthority)]))
+        let cases: [(TestServer.TLS.Certificate, TlsOptions?, TlsFailure)] = [
             (.trusted, nil, .untrustedCertificate),
             (.trusted, onlyTheClientAuthority, .untrustedCertificate),
             (.wrongHost, try .testAuthority(), .wrongHost),
-            // swift-nio-ssl reports every failed chain check alike (see TLSFailures); OpenSSL tells the reason.
+            // swift-nio-ssl reports every failed chain check alike (see TlsFailures); OpenSSL tells the reason.
             (.expired, try .testAuthority(), kind == .curl ? .expiredCertificate : .untrustedCertificate),
         ]
         for (certificate, tls, expected) in cases {
@@ -158,8 +157,8 @@ import CourierAsyncHTTPClient
                 )
                 #expect(with.failure == nil)
                 // A certificate from the server's authority is not one the server takes from clients.
-                var another = try TLSOptions.testAuthority()
-                another.clientIdentity = TLSClientIdentity(
+                var another = try TlsOptions.testAuthority()
+                another.clientIdentity = TlsClientIdentity(
                     certificateChainPem: certificates.trusted.certificate,
                     privateKeyPem: certificates.trusted.privateKey
                 )
@@ -174,16 +173,16 @@ import CourierAsyncHTTPClient
         kind: TransportKind
     ) async throws {
         let certificates = TestCertificates.shared
-        let mismatched = TLSOptions(
-            trustRoots: .only([TLSCertificate(pem: certificates.authority)]),
-            clientIdentity: TLSClientIdentity(
+        let mismatched = TlsOptions(
+            trustRoots: .only([TlsCertificate(pem: certificates.authority)]),
+            clientIdentity: TlsClientIdentity(
                 certificateChainPem: certificates.client.certificate,
                 privateKeyPem: certificates.trusted.privateKey
             )
         )
-        let cases: [(TLSOptions, String)] = [
-            (TLSOptions(trustRoots: .only([TLSCertificate(pem: "not a certificate")])), "trust roots"),
-            (TLSOptions(trustRoots: .systemAnd([TLSCertificate(der: Data([1, 2, 3]))])), "could not be read"),
+        let cases: [(TlsOptions, String)] = [
+            (TlsOptions(trustRoots: .only([TlsCertificate(pem: "not a certificate")])), "trust roots"),
+            (TlsOptions(trustRoots: .systemAnd([TlsCertificate(der: Data([1, 2, 3]))])), "could not be read"),
             (mismatched, "cannot be used"),
         ]
         try await TestServer.withServer(tls: .init()) { server in
@@ -213,7 +212,7 @@ import CourierAsyncHTTPClient
     @Test(arguments: Self.applyingOptions) func aMinimumOfTls13IsNegotiatedWhereOfferedAndRefusesAServerStuckAtTls12(
         kind: TransportKind
     ) async throws {
-        var tls = try TLSOptions.testAuthority()
+        var tls = try TlsOptions.testAuthority()
         tls.minimumVersion = .tls13
         try await TestServer.withServer(tls: .init(minimumVersion: .tlsv13)) { server in
             let result = try await Self.withProvider(kind, server, tls: tls) { provider in

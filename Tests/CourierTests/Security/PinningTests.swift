@@ -9,9 +9,9 @@ import Testing
 @Suite struct PinningTests {
     static let certificates = TestCertificates.shared
 
-    static func pinned(_ pins: [String]) throws -> TLSOptions {
-        var tls = try TLSOptions.testAuthority()
-        tls.pinnedPublicKeys = Set(pins.map { TLSPublicKeyPin(sha256: $0) })
+    static func pinned(_ pins: [String]) throws -> TlsOptions {
+        var tls = try TlsOptions.testAuthority()
+        tls.pinnedPublicKeys = Set(pins.map { TlsPublicKeyPin(sha256: $0) })
         return tls
     }
 
@@ -115,7 +115,7 @@ import Testing
             #endif
             let session = ApiProvider<HttpsApi>(baseUrl: server.baseUrl, transport: URLSessionTransport())
             let refused = await session.response(
-                on: .echoWith(tls: TLSOptions(pinnedPublicKeys: [TLSPublicKeyPin(sha256: current)])),
+                on: .echoWith(tls: TlsOptions(pinnedPublicKeys: [TlsPublicKeyPin(sha256: current)])),
                 decodeBodyTo: Data.self
             )
             #expect(refused.invalidRequestReason?.contains("CurlTransport") == true, "\(refused)")
@@ -127,10 +127,10 @@ import Testing
         let digest = Data((0..<32).map { UInt8($0) })
         let text = digest.base64EncodedString()
         let pins = [
-            TLSPublicKeyPin(sha256: digest), TLSPublicKeyPin(sha256: text), TLSPublicKeyPin(sha256: "sha256//" + text),
+            TlsPublicKeyPin(sha256: digest), TlsPublicKeyPin(sha256: text), TlsPublicKeyPin(sha256: "sha256//" + text),
         ]
         #expect(Set(pins).count == 1)
         #expect(pins[0].description == "sha256//" + text)
-        #expect(pins[0].base64SHA256 == text)
+        #expect(pins[0].base64Sha256 == text)
     }
 }

@@ -1,5 +1,4 @@
 import Courier
-import CourierCurl
 import Foundation
 import Testing
 
@@ -19,7 +18,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// The transports other than FoundationNetworking's URLSession, for what it cannot do: apply `TLSOptions`, send a
+    /// The transports other than FoundationNetworking's URLSession, for what it cannot do: apply `TlsOptions`, send a
     /// body as it is produced, keep the method and body on a redirect as RFC 9110 says.
     static let notURLSession = allCases.filter { $0 != .urlSession }
 

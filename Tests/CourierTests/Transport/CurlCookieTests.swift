@@ -1,5 +1,4 @@
 import Courier
-import CourierCurl
 import CourierTestServer
 import Foundation
 import Testing

@@ -1,8 +1,11 @@
 import Courier
-import CourierCurl
 import CourierTestServer
 import Foundation
 import Testing
+
+#if AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
 
 /// Redirects of requests with a method and a body, as HTTP says (RFC 9110, section 15.4): a 303 asks for a `GET`
 /// without the body, a 307 or 308 for the same method with the same body. libcurl 7.88 would send `PUT`, `PATCH` and
@@ -120,6 +123,39 @@ import Testing
                 return
             }
             #expect(error.code == .httpTooManyRedirects)
+        }
+    }
+
+    /// Every transport follows Courier's one limit, 16 redirects, over its default configuration (AsyncHTTPClient's
+    /// own default is 5): 16 arrive, a 17th fails.
+    @Test(arguments: TransportKind.allCases)
+    func everyTransportFollowsSixteenRedirectsAndNoMore(kind: TransportKind) async throws {
+        struct Chain: Endpoint {
+            typealias ClientErrorType = TestError
+            let redirects: Int
+            var subpath: String { "redirect-chain/\(redirects)" }
+            var method: HttpMethod { .get }
+        }
+        let transport: any Transport =
+            switch kind {
+            case .urlSession: URLSessionTransport()
+            #if AsyncHTTPClient
+            case .asyncHTTPClient: AsyncHTTPClientTransport()
+            #endif
+            case .curl: CurlTransport()
+            }
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<Chain>(baseUrl: server.baseUrl, transport: transport)
+            let landed = try await provider.response(on: Chain(redirects: 16), decodeBodyTo: ReceivedRequest.self).get()
+            #expect(landed.path == "/redirect-chain/0")
+            let result = await provider.response(on: Chain(redirects: 17), decodeBodyTo: ReceivedRequest.self)
+            guard case .failure(.noResponseReceived(let error as URLError)) = result else {
+                Issue.record("\(result)")
+                return
+            }
+            #expect(error.code == .httpTooManyRedirects)
+            // The 17th redirect was not followed: the end of the chain was asked for once, by the first call.
+            #expect(await server.receivedRequests().filter { $0.path == "/redirect-chain/0" }.count == 1)
         }
     }
 

@@ -45,8 +45,8 @@ import FoundationNetworking
         }
     }
 
-    /// A download's timeouts are kept by Courier, not the transport: the endpoint's `timeout` as the longest wait for
-    /// the answer to begin, its `transferTimeout` for the whole download. Both run on the provider's scheduler.
+    /// A download's timeouts are kept by Courier, not the transport: the endpoint's `idleTimeout` as the longest wait
+    /// for the answer to begin, its `timeout` for the whole download. Both run on the provider's scheduler.
     @Test(arguments: TransportKind.allCases, [true, false])
     func aDownloadsTimeoutsRunOnTheProvidersScheduler(kind: TransportKind, overall: Bool) async throws {
         try await TestServer.withServer { server in
@@ -55,8 +55,8 @@ import FoundationNetworking
                 let id = "download-\(kind.rawValue)-\(overall)"
                 let endpoint = FreeEndpoint(
                     subpath: "silent/\(id)",
-                    timeout: overall ? nil : Self.hour,
-                    transferTimeout: overall ? Self.hour : nil
+                    timeout: overall ? Self.hour : nil,
+                    idleTimeout: overall ? nil : Self.hour
                 )
                 let failure = try await kind.withProvider(baseUrl: server.baseUrl, scheduler: scheduler) { provider in
                     async let result = provider.download(on: endpoint, to: directory.file("data"))
@@ -105,7 +105,7 @@ import FoundationNetworking
                 MockedResponse(status: .ok, bodyData: Data("late".utf8))
             }
             let provider = ApiProvider(mockingBehavior: behavior)
-            let endpoint = FreeEndpoint(transferTimeout: Self.hour)
+            let endpoint = FreeEndpoint(timeout: Self.hour)
             async let result = provider.download(on: endpoint, to: directory.file("late"))
             // The mocked answer and the overall timeout.
             await scheduler.waitForPendingWork(count: 2)
@@ -120,5 +120,21 @@ import FoundationNetworking
             #expect(scheduler.pendingWorkCount == 0)
             #expect(left == [])
         }
+    }
+
+    /// A mocked request keeps the endpoint's timeout as one over the network does, on the behavior's scheduler: the
+    /// pipeline keeps it in front of the mocks too.
+    @Test func aMockedRequestTimesOutOnTheBehaviorsScheduler() async throws {
+        let scheduler = TestScheduler()
+        let behavior = MockingBehavior<FreeEndpoint>(delay: .seconds(2 * 3_600), scheduler: scheduler) { _ in
+            MockedResponse(status: .ok, bodyData: Data("late".utf8))
+        }
+        let provider = ApiProvider(mockingBehavior: behavior)
+        async let result = provider.rawDataResponse(on: FreeEndpoint(timeout: Self.hour))
+        // The mocked answer and the timeout.
+        await scheduler.waitForPendingWork(count: 2)
+        await scheduler.advance(by: Self.hour)
+        #expect(await result == .failure(.noResponseReceived(error: URLError(.timedOut))))
+        #expect(scheduler.pendingWorkCount == 0)
     }
 }

@@ -12,15 +12,15 @@ import Foundation
 /// it.
 final class CurlEngine: @unchecked Sendable {
     enum Command {
-        case start(CurlExchange)
-        case stop(CurlExchange, because: any Error)
+        case start(CurlSending)
+        case stop(CurlSending, because: any Error)
         /// The receiver asked for more, or a produced body's next part is ready: libcurl goes on where it waited.
-        case goOn(CurlExchange)
+        case goOn(CurlSending)
     }
 
     /// Touched by the engine's thread alone.
     private let multi: UnsafeMutableRawPointer
-    private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+    private var running: [UnsafeMutableRawPointer: CurlSending] = [:]
     /// Touched by the engine's thread alone: when the idle limits are checked next, on ``CurlClock``.
     private var nextIdleCheck: UInt64 = 0
     private static let idleCheckInterval: UInt64 = 250_000_000
@@ -139,7 +139,7 @@ final class CurlEngine: @unchecked Sendable {
             let now = CurlClock.now()
             if now >= nextIdleCheck {
                 nextIdleCheck = now + Self.idleCheckInterval
-                endIdleExchanges(now: now)
+                endIdleSendings(now: now)
             }
             // Awake at least each second while exchanges run, for their idle limits; else until a command comes.
             curl_multi_poll(multi, nil, 0, running.isEmpty ? 60_000 : 1_000, nil)
@@ -181,8 +181,8 @@ final class CurlEngine: @unchecked Sendable {
     /// a request idle for its `timeoutInterval`: a gap, not a rate (libcurl's low-speed limit averages over seconds,
     /// and would end a stream whose heartbeats are a few bytes apart). Not while the reader or the producer of the
     /// body holds the exchange: that is the caller's pace.
-    private func endIdleExchanges(now: UInt64) {
-        var idle: [CurlExchange] = []
+    private func endIdleSendings(now: UInt64) {
+        var idle: [CurlSending] = []
         for exchange in running.values
         where exchange.idleLimit > 0 && now - min(exchange.lastActivity, now) >= exchange.idleLimit
             && !exchange.sendWaits && !exchange.pause.isWaiting

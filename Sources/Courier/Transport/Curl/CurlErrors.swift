@@ -10,7 +10,7 @@ import FoundationNetworking
 /// libcurl's result codes as the `URLError`s every Courier transport reports for the same failures, read from the
 /// code and, for TLS, from OpenSSL's verification result: never from libcurl's words alone.
 enum CurlErrors {
-    static func error(for code: CURLcode, of exchange: CurlExchange) -> any Error {
+    static func error(for code: CURLcode, of exchange: CurlSending) -> any Error {
         let words = exchange.failureWords
         let described = words.isEmpty ? String(cString: curl_easy_strerror(code)) : words
         func urlError(_ urlCode: URLError.Code) -> URLError {
@@ -26,7 +26,7 @@ enum CurlErrors {
         // TLS 1.3 alerts the client after its side of the handshake has ended: a missing or refused client
         // certificate arrives with the first read, as a failed read.
         if code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR || code == CURLE_GOT_NOTHING, exchange.isSecure,
-            let failure = TLSFailure(reason: described)
+            let failure = TlsFailure(reason: described)
         {
             return failure.urlError(underlying: urlError(.secureConnectionFailed), detail: described)
         }
@@ -61,7 +61,7 @@ enum CurlErrors {
         case CURLE_SSL_CERTPROBLEM:
             return InvalidRequestError(reason: "the TLS client identity cannot be used: \(described)")
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return TLSFailure.publicKeyMismatch.urlError(
+            return TlsFailure.publicKeyMismatch.urlError(
                 underlying: urlError(.secureConnectionFailed),
                 detail: described
             )
@@ -80,18 +80,18 @@ enum CurlErrors {
 
     /// The failure OpenSSL's verification result tells (`X509_V_ERR_*`), else the one libcurl's words tell: libcurl
     /// checks the host name itself, after a verification OpenSSL passed.
-    static func tlsFailure(verifyResult: Int, words: String) -> TLSFailure? {
+    static func tlsFailure(verifyResult: Int, words: String) -> TlsFailure? {
         switch verifyResult {
         case 9: return .certificateNotYetValid
         case 10: return .expiredCertificate
         case 62, 64: return .wrongHost
         case 2, 18, 19, 20, 21, 27, 28: return .untrustedCertificate
-        default: return TLSFailure(reason: words)
+        default: return TlsFailure(reason: words)
         }
     }
 }
 
-extension CurlExchange {
+extension CurlSending {
     var isSecure: Bool { url.scheme?.lowercased() == "https" }
 
     /// OpenSSL's verification result for the server's certificate (`X509_V_OK`, 0, when it passed or was not made).

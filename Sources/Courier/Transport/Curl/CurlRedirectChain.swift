@@ -9,19 +9,15 @@ import FoundationNetworking
 /// 7.88 would send a method it was given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect, even a 303, which
 /// asks for a `GET`, and would keep a `POST`'s `Content-Type` on the `GET` it turns it into.
 ///
-/// The chain owns what spans its hops: the caller's one completion, the request's timeout and its cancellation.
+/// The chain owns what spans its hops: the caller's one completion and its cancellation (the pipeline's timeout
+/// spans them from outside).
 final class CurlRedirectChain: Sendable {
-    private struct State {
-        var current: CurlExchange?
-        var stopped = false
-    }
-
     private let transport: CurlTransport
     private let engine: CurlEngine
     private let options: TransportOptions
-    private let delivery: DeliverOnce
-    private let deadline: ExchangeTimeout?
-    private let state = Locked(State())
+    private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
+    /// The hop in flight, and whether the chain was stopped or has delivered.
+    private let state = Locked(OnceState<CurlSending>())
     /// When the first hop started, when the answer's timings are measured.
     private let startedAt: ContinuousClock.Instant?
 
@@ -34,33 +30,24 @@ final class CurlRedirectChain: Sendable {
         self.transport = transport
         self.engine = engine
         self.options = options
-        delivery = DeliverOnce(completion)
-        deadline = options.timeout.map { _ in ExchangeTimeout() }
+        self.completion = completion
         startedAt = options.measuresTimings ? .now : nil
     }
 
     /// Sends `request`'s first hop; returns what cancels the whole chain.
     func start(_ request: URLRequest) -> @Sendable () -> Void {
         var request = request
-        var hopOptions = options
-        // The chain's, not each hop's.
-        hopOptions.timeout = nil
         if let stream = request.httpBodyStream {
             // Read once, so that a redirect that keeps the body can send it again.
             do {
-                request.httpBody = try CurlSetup.readAll(stream)
+                request.httpBody = try stream.readAll()
                 request.httpBodyStream = nil
             } catch {
-                delivery.deliver(.failure(error))
+                finish(with: .failure(error))
                 return {}
             }
         }
-        if let timeout = options.timeout {
-            deadline?.start(on: options.timer, after: timeout) { [weak self] in
-                self?.stop(because: URLError(.timedOut))
-            }
-        }
-        send(request, options: hopOptions, followed: 0)
+        send(request, options: options, followed: 0)
         return { [weak self] in self?.stop(because: URLError(.cancelled)) }
     }
 
@@ -78,8 +65,7 @@ final class CurlRedirectChain: Sendable {
         guard let exchange else { return }
         // Under the chain's lock, so that a cancel either finds the hop started or keeps it from starting.
         let started = state.withLock { state -> Bool in
-            guard !state.stopped else { return false }
-            state.current = exchange
+            guard case .kept = state.attach(exchange) else { return false }
             return engine.post(.start(exchange))
         }
         if !started { exchange.end(with: .failure(URLError(.cancelled))) }
@@ -117,19 +103,17 @@ final class CurlRedirectChain: Sendable {
     }
 
     private func finish(with result: Result<TransportResponse, any Error>) {
-        deadline?.end()
-        state.withLock { $0.current = nil }
-        delivery.deliver(result)
+        if state.withLock({ $0.deliver() }) { completion(result) }
     }
 
     private func stop(because reason: any Error) {
-        guard delivery.deliver(.failure(reason)) else { return }
-        deadline?.end()
-        state.withLock { state in
-            state.stopped = true
-            if let current = state.current { engine.post(.stop(current, because: reason)) }
-            state.current = nil
+        // The hop in flight is stopped under the lock, so that a hop that starts next finds the chain stopped.
+        let deliver = state.withLock { state in
+            let stop = state.stop()
+            if let current = stop.handle { engine.post(.stop(current, because: reason)) }
+            return stop.deliver
         }
+        if deliver { completion(.failure(reason)) }
     }
 }
 #endif

@@ -8,9 +8,6 @@ import FoundationNetworking
 /// Which answers are redirects to follow, and the request that follows one when Courier follows it rather than
 /// libcurl (see ``CurlRedirectChain``).
 enum CurlRedirects {
-    /// The most redirects followed, as URLSession allows.
-    static let limit = 16
-
     /// Whether libcurl follows the redirects of a request with `method` itself: those of a `GET` or a `HEAD`, which
     /// have no body. libcurl sends a method it was given by name (`PUT`, `PATCH`, `DELETE`) on after any redirect,
     /// even a 303, and a `POST` it turns into a `GET` keeps its `Content-Type`.
@@ -43,7 +40,7 @@ enum CurlRedirects {
         else {
             throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
         }
-        guard followed < limit else {
+        guard followed < RedirectPolicy.limit else {
             throw URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: target])
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -67,9 +64,9 @@ enum CurlRedirects {
         } else if options.requestBody != nil {
             throw CurlProducedBody.resendRefusal
         }
-        if Origin.of(origin) != Origin.of(target) {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
-            next.setValue(nil, forHTTPHeaderField: "Cookie")
+        // libcurl sends `Proxy-Authorization` to the proxy alone (`CURLOPT_PROXYHEADER`), which a redirect keeps.
+        for name in RedirectPolicy.fieldsToDrop(from: origin, to: target, proxyCredentials: .toProxyAlone) {
+            next.setValue(nil, forHTTPHeaderField: name)
         }
         return (next, nextOptions)
     }

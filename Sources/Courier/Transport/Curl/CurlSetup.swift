@@ -16,12 +16,12 @@ enum CurlSetup {
         let file = options.bodyFile
         if let produced = options.requestBody { return CurlRequestBody(CurlProducedBody(produced)) }
         if let data = request.httpBody { return CurlRequestBody(data) }
-        if let stream = request.httpBodyStream { return CurlRequestBody(try readAll(stream)) }
+        if let stream = request.httpBodyStream { return CurlRequestBody(try stream.readAll()) }
         if let file { return try CurlRequestBody(file: file) }
         return nil
     }
 
-    static func configure(_ exchange: CurlExchange, for request: URLRequest, method: String, tls: TLSOptions?) throws {
+    static func configure(_ exchange: CurlSending, for request: URLRequest, method: String, tls: TlsOptions?) throws {
         let easy = exchange.easy
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         var failed = CURLE_OK
@@ -42,7 +42,7 @@ enum CurlSetup {
         // libcurl follows the redirects of `GET` and `HEAD`; Courier those of other methods (`CurlRedirectChain`).
         if exchange.libcurlFollowsRedirects {
             set(CURLOPT_FOLLOWLOCATION, 1)
-            set(CURLOPT_MAXREDIRS, CurlRedirects.limit)
+            set(CURLOPT_MAXREDIRS, RedirectPolicy.limit)
         }
         // Every encoding this libcurl can inflate, asked for and decoded, as URLSession does on Linux.
         set(CURLOPT_ACCEPT_ENCODING, "")
@@ -99,7 +99,7 @@ enum CurlSetup {
             // Many requests starting at once wait for the first connection's ALPN, to share it over HTTP/2.
             set(CURLOPT_PIPEWAIT, 1)
         }
-        if let tls { try CurlTLS.apply(tls, to: easy) }
+        if let tls { try CurlTls.apply(tls, to: easy) }
         if failed != CURLE_OK {
             throw InvalidRequestError(
                 reason: "libcurl refused the request: \(String(cString: curl_easy_strerror(failed)))"
@@ -141,51 +141,37 @@ enum CurlSetup {
         return list
     }
 
-    static func readAll(_ stream: InputStream) throws -> Data {
-        var data = Data()
-        let size = 64 * 1024
-        var buffer = [UInt8](repeating: 0, count: size)
-        stream.open()
-        defer { stream.close() }
-        while true {
-            let count = stream.read(&buffer, maxLength: size)
-            if count < 0 { throw stream.streamError ?? URLError(.cannotOpenFile) }
-            if count == 0 { return data }
-            data.append(buffer, count: count)
-        }
-    }
-
     // MARK: Callbacks
 
     private static let headerLine: courier_curl_data_callback = { buffer, size, count, context in
         guard let buffer, let context else { return 0 }
-        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<CurlSending>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
         return exchange.takeHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
     }
 
     private static let bodyPart: courier_curl_data_callback = { buffer, size, count, context in
         guard let buffer, let context else { return 0 }
-        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<CurlSending>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
         return exchange.takeBodyPart(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
     private static let bodyBytes: courier_curl_data_callback = { buffer, size, count, context in
         guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<CurlSending>.fromOpaque(context).takeUnretainedValue()
         return exchange.giveBodyBytes(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
     }
 
     private static let bodySeek: curl_seek_callback = { context, offset, origin in
         guard let context, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
-        let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<CurlSending>.fromOpaque(context).takeUnretainedValue()
         return exchange.restartBody(at: Int64(offset)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_CANTSEEK
     }
 
     private static let progress: courier_curl_progress_callback = { context, _, _, _, uploaded in
         guard let context else { return 0 }
-        Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue().noteUploaded(Int64(uploaded))
+        Unmanaged<CurlSending>.fromOpaque(context).takeUnretainedValue().noteUploaded(Int64(uploaded))
         return 0
     }
 }

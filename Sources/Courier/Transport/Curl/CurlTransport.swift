@@ -13,7 +13,7 @@ import FoundationNetworking
 /// it is what `ApiProvider()` sends over, a transport of its own for each provider.
 ///
 /// It reports failures as every Courier transport does (the list is on ``Transport``), applies all of
-/// ``TLSOptions`` (pinned public keys included), reads TLS failures from OpenSSL's verification result, and lets a
+/// ``TlsOptions`` (pinned public keys included), reads TLS failures from OpenSSL's verification result, and lets a
 /// slow reader of a download or a stream hold the connection instead of filling memory. It decompresses gzip,
 /// deflate and Brotli answers, follows redirects (at most 16: a 303, or a 301 or 302 of a `POST`, as a `GET`
 /// without the body; others with the method and body; one to another host, port or scheme does not carry
@@ -29,14 +29,14 @@ import FoundationNetworking
 public final class CurlTransport: Transport {
     /// The TLS options of every request whose endpoint gives none, or `nil` for libcurl's defaults (the system's
     /// trust roots).
-    public let tls: TLSOptions?
+    public let tls: TlsOptions?
 
     private let engine: CurlEngine?
 
     /// Creates a transport with its own connections and thread.
     /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's
     ///   defaults.
-    public init(tls: TLSOptions? = nil) {
+    public init(tls: TlsOptions? = nil) {
         self.tls = tls
         engine = CurlEngine.started()
     }
@@ -51,8 +51,8 @@ public final class CurlTransport: Transport {
     /// The libcurl this transport runs on, e.g. "7.88.1".
     public static var libcurlVersion: String { CurlLibrary.version }
 
-    /// Hands `request` to the transport's thread; `completion` runs once, on that thread, a timer's queue or the
-    /// cancelling thread. Nothing here needs Swift concurrency's threads.
+    /// Hands `request` to the transport's thread; `completion` runs once, on that thread or the cancelling thread.
+    /// Nothing here needs Swift concurrency's threads.
     public func send(
         _ request: URLRequest,
         options: TransportOptions,
@@ -81,13 +81,6 @@ public final class CurlTransport: Transport {
             exchange.end(with: .failure(URLError(.cancelled)))
             return {}
         }
-        if let timeout = options.timeout {
-            // Weakly: an ended exchange is not held until the timer fires.
-            exchange.deadline?.start(on: options.timer, after: timeout) { [weak exchange] in
-                guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.timedOut))) else { return }
-                engine.post(.stop(exchange, because: URLError(.timedOut)))
-            }
-        }
         return { [weak exchange] in
             guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.cancelled))) else { return }
             engine.post(.stop(exchange, because: URLError(.cancelled)))
@@ -101,7 +94,7 @@ public final class CurlTransport: Transport {
         options: TransportOptions,
         libcurlFollowsRedirects: Bool,
         _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> CurlExchange? {
+    ) -> CurlSending? {
         // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one. One
         // that asks URLSession's way not to handle cookies (`httpShouldHandleCookies`) neither sends nor keeps any.
         let keepsCookies =
@@ -119,7 +112,7 @@ public final class CurlTransport: Transport {
             completion(.failure(error))
             return nil
         }
-        let exchange = CurlExchange(
+        let exchange = CurlSending(
             easy: easy,
             engine: engine,
             url: url,
