@@ -11,8 +11,9 @@ import CourierAsyncHTTPClient
 import CourierCombine
 #endif
 
-/// Every fault of the hostile server, on both transports and through every door, ends as the fault table says, and
-/// the server received the request once (a refused connection: never).
+/// Every fault of the hostile server, on every transport and through every door, ends as the fault table says, and
+/// the server received the request once (a refused connection: never; a sending the client's timeout ended: at most
+/// once).
 @Suite(.timeLimit(.minutes(2))) struct FaultTableTests {
     /// The pipeline's three doors and the Combine publisher.
     enum FaultDoor: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -37,16 +38,27 @@ import CourierCombine
         try await HostileServer.withServer { server in
             try await transport.withProvider(FaultApi.self, baseUrl: nil) { provider in
                 let accepted = FaultTable.accepted(fault, on: transport.faultTableColumn)
-                for (index, door) in FaultDoor.allCases.enumerated() {
+                for door in FaultDoor.allCases {
+                    let before = server.requestCounts[fault] ?? 0
                     let outcome = await Self.outcome(of: FaultApi(fault, on: server), through: door, on: provider)
                     #expect(accepted.contains(outcome), "\(fault) over \(transport) through \(door): \(outcome)")
                     if Self.heldUntilTheClientLeaves.contains(fault) {
                         // The client's timeout, not the server, ended it: the server sees the connection close, and
-                        // it read the request before that, however late its event loop got to it.
+                        // it read whatever request the connection carried before that, however late its event loop
+                        // got to it.
                         await server.waitUntilAllConnectionsClose()
                     }
-                    let received = server.requestCounts[fault] ?? 0
-                    #expect(received == (fault == .refuse ? 0 : index + 1), "\(fault) through \(door): requests")
+                    let sent = (server.requestCounts[fault] ?? 0) - before
+                    if fault == .refuse {
+                        #expect(sent == 0, "\(fault) through \(door): requests")
+                    } else if Self.heldUntilTheClientLeaves.contains(fault) {
+                        // The short timeout may end a sending while a busy machine's connection is still being
+                        // made, before the request is written (seen under ThreadSanitizer with AsyncHTTPClient);
+                        // what must hold then is that a timed-out sending is never sent again.
+                        #expect(sent <= 1, "\(fault) through \(door): requests")
+                    } else {
+                        #expect(sent == 1, "\(fault) through \(door): requests")
+                    }
                 }
             }
         }
