@@ -65,6 +65,12 @@ enum AllocationGate {
             courier: .generated(.courierAsyncHTTPClient),
             baseline: .generated(.openAPIAsyncHTTPClient)
         ),
+        // The Linux default beside the server-side transport of the OpenAPI project.
+        Pair(
+            name: "generated client over libcurl",
+            courier: .generated(.courierCurl),
+            baseline: .generated(.openAPIAsyncHTTPClient)
+        ),
     ]
 
     /// The budget: for each pair, how many allocations per request Courier may add to its baseline.

@@ -20,6 +20,18 @@ enum GeneratedClients {
         case courierURLSession = "Courier over URLSession"
         case openAPIAsyncHTTPClient = "swift-openapi-async-http-client"
         case courierAsyncHTTPClient = "Courier over AsyncHTTPClient"
+        /// What `ApiProvider<OpenAPIOperation>()` sends over on Linux.
+        case courierCurl = "Courier over libcurl"
+
+        /// The OpenAPI project's transport a Courier row is set against: the one for the same HTTP client, and for
+        /// libcurl, the server-side one.
+        var baseline: Transport? {
+            switch self {
+            case .openAPIURLSession, .openAPIAsyncHTTPClient: nil
+            case .courierURLSession: .openAPIURLSession
+            case .courierAsyncHTTPClient, .courierCurl: .openAPIAsyncHTTPClient
+            }
+        }
 
         func make(httpClient: HTTPClient) -> any ClientTransport {
             switch self {
@@ -31,6 +43,7 @@ enum GeneratedClients {
                 ApiProvider<OpenAPIOperation>(
                     transport: CourierAsyncHTTPClient.AsyncHTTPClientTransport(client: httpClient)
                 )
+            case .courierCurl: ApiProvider<OpenAPIOperation>(transport: CurlTransport())
             }
         }
     }

@@ -24,15 +24,14 @@ enum GeneratedClientsReport {
             )
             func median(_ value: ([Int: Versus.Figure]) -> Double) -> Double { Report.median(byPass.map(value)) }
             for (index, transport) in transports.enumerated() {
-                // Courier's rows are set against OpenAPI's transport for the same HTTP client, the row before.
-                let isCourier = index.isMultiple(of: 2) == false
                 let rate = median { $0[index]?.rate ?? 0 }
                 let cpu = median { $0[index]?.cpu ?? 0 }
-                let versus =
-                    isCourier
-                    ? Report.ratio(median { ($0[index]?.rate ?? 0) / max($0[index - 1]?.rate ?? 0, 1) })
-                        + " | " + String(format: "%+.1f", median { ($0[index]?.cpu ?? 0) - ($0[index - 1]?.cpu ?? 0) })
-                    : " | "
+                var versus = " | "
+                if let baseline = transport.baseline, let other = transports.firstIndex(of: baseline) {
+                    versus =
+                        Report.ratio(median { ($0[index]?.rate ?? 0) / max($0[other]?.rate ?? 0, 1) }) + " | "
+                        + String(format: "%+.1f", median { ($0[index]?.cpu ?? 0) - ($0[other]?.cpu ?? 0) })
+                }
                 print(
                     "| \(concurrency) | \(transport.rawValue) | \(Report.rate(rate)) | \(String(format: "%.1f", cpu)) | "
                         + versus + " |"

@@ -38,6 +38,8 @@ enum Measure {
     struct Flight {
         var rate: Double
         var cpuMicrosecondsPerRequest: Double
+        /// The CPU µs per request of each group of threads (``ThreadCpu``), when asked for.
+        var threads: [String: Double] = [:]
     }
 
     /// Requests per second with `concurrency` requests in flight for `duration`, after a half-second warm-up.
@@ -47,12 +49,14 @@ enum Measure {
         _ request: @escaping @Sendable () async -> Bool
     ) async -> Flight {
         _ = await run(concurrency: concurrency, for: .milliseconds(500), request)
+        let threadsBefore = ThreadCpu.snapshot()
         let cpuBefore = cpuSeconds()
         let (count, elapsed) = await run(concurrency: concurrency, for: duration, request)
         let cpu = cpuSeconds() - cpuBefore
         return Flight(
             rate: Double(count) / seconds(elapsed),
-            cpuMicrosecondsPerRequest: cpu * 1e6 / Double(max(count, 1))
+            cpuMicrosecondsPerRequest: cpu * 1e6 / Double(max(count, 1)),
+            threads: ThreadCpu.perRequest(from: threadsBefore, to: ThreadCpu.snapshot(), requests: count)
         )
     }
 

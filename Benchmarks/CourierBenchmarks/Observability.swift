@@ -7,7 +7,7 @@ import Foundation
 import Tracing
 
 /// What `MetricsPlugin` and `TracingPlugin` cost, with backends that drop everything, beside the same provider
-/// without them and with one plugin that does nothing: the cost is Courier's own, not a backend's, and the second
+/// without them and with one plugin that does nothing, mocked and over each transport: the cost is Courier's own, not a backend's, and the second
 /// column tells what any plugin costs (its hooks run as tasks) from what observing adds.
 enum Observability {
     /// The plugins of each column.
@@ -87,7 +87,7 @@ extension Report {
             print(
                 "| heap allocations per mocked call, 1 KB | "
                     + counts.map { String(format: "%.0f", $0) }.joined(separator: " | ")
-                    + String(format: " | +%.0f | +%.0f |", counts[2] - counts[0], counts[2] - counts[1])
+                    + String(format: " | %+.0f | %+.0f |", counts[2] - counts[0], counts[2] - counts[1])
             )
         }
 
@@ -95,6 +95,7 @@ extension Report {
         defer { _ = httpClient.shutdown() }
         let transports: [(String, any Transport)] = [
             ("URLSession", URLSessionTransport()), ("AsyncHTTPClient", AsyncHTTPClientTransport(client: httpClient)),
+            ("libcurl", CurlTransport()),
         ]
         var cpuRows: [String] = []
         for (name, transport) in transports {

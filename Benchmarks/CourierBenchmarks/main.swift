@@ -56,7 +56,7 @@ case "caching":
     try await CacheBench.report(port: port, duration: flightDuration)
 
 case "observability":
-    // observability: the metrics and tracing plugins on beside off, mocked and over both transports.
+    // observability: the metrics and tracing plugins on beside off, mocked and over each transport.
     let (server, port) = try Measure.startServer()
     defer { server.terminate() }
     try await Report.observability(port: port, duration: flightDuration)
@@ -105,7 +105,7 @@ case "count-curl":
     try await AllocationGate.repeatCurl(client, port: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 1)
 
 case "count-openapi":
-    // count-openapi <transport number, 0-3> <port> <requests>: as count-loopback, for the generated client's table.
+    // count-openapi <transport number, 0-4> <port> <requests>: as count-loopback, for the generated client's table.
     let transports = GeneratedClients.Transport.allCases
     let transport = transports[min(max(Int(arguments[1]) ?? 0, 0), transports.count - 1)]
     try await AllocationGate.repeatGenerated(transport, port: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 1)
@@ -139,12 +139,26 @@ case "curl-flight":
             + "\(String(format: "%.1f", flight.cpuMicrosecondsPerRequest)) µs CPU per request"
     )
 
+case "engines":
+    // engines: libcurl with one engine and with two beside AsyncHTTPClient, CPU per request by thread, and the
+    // projection for more cores.
+    try EnginesBench.report(duration: flightDuration)
+
+case "engines-flight":
+    // engines-flight <client number, 0-2> <port> <in flight>: one client of the engines table alone.
+    await EnginesBench.flight(
+        client: Int(arguments[1]) ?? 0,
+        port: Int(arguments[2]) ?? 0,
+        concurrency: Int(arguments[3]) ?? 16,
+        duration: flightDuration
+    )
+
 case "openapi":
     // openapi: a generated client's call over Courier beside OpenAPI's own transports, and a streamed download.
     try GeneratedClientsReport.run(duration: flightDuration)
 
 case "openapi-flight":
-    // openapi-flight <transport number, 0-3> <port> <in flight>: one transport of the generated client's table alone.
+    // openapi-flight <transport number, 0-4> <port> <in flight>: one transport of the generated client's table alone.
     let transports = GeneratedClients.Transport.allCases
     let transport = transports[min(max(Int(arguments[1]) ?? 0, 0), transports.count - 1)]
     let operation = GeneratedClients.request(over: transport, port: Int(arguments[2]) ?? 0, httpClient: .shared)
@@ -155,7 +169,7 @@ case "openapi-flight":
     )
 
 case "openapi-download":
-    // openapi-download <transport number, 0-3> <port> <bytes>: one streamed download through the generated client.
+    // openapi-download <transport number, 0-4> <port> <bytes>: one streamed download through the generated client.
     let transports = GeneratedClients.Transport.allCases
     let transport = transports[min(max(Int(arguments[1]) ?? 0, 0), transports.count - 1)]
     print(

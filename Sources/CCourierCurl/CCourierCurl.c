@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "CCourierCurl.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 CURLcode courier_curl_set_long(CURL *handle, CURLoption option, long value) {
@@ -95,4 +97,10 @@ void courier_curl_cookie_jar_free(courier_curl_cookie_jar *jar) {
     curl_share_cleanup(jar->share);
     pthread_mutex_destroy(&jar->mutex);
     free(jar);
+}
+
+void courier_name_this_thread(const char *name) {
+    char kept[16];
+    snprintf(kept, sizeof kept, "%s", name);
+    pthread_setname_np(pthread_self(), kept);
 }

@@ -217,4 +217,15 @@ import CourierAsyncHTTPClient
             #expect(todos.count == 3)
         }
     }
+
+    @Test func curlTransportWithOneEngine() async throws {
+        try await TestServer.withServer { server in
+            // snippet: CurlTransport with one engine
+            let provider = ApiProvider<TodoApi>(transport: CurlTransport(engines: 1))
+            // end snippet
+            provider.baseUrl = server.baseUrl
+            let todos = try await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
+            #expect(todos.count == 3)
+        }
+    }
 }

@@ -34,4 +34,7 @@ CURLSH *courier_curl_cookie_jar_share(courier_curl_cookie_jar *jar);
 /// Frees the jar; every easy handle that joined it must have been cleaned up first.
 void courier_curl_cookie_jar_free(courier_curl_cookie_jar *jar);
 
+/// Names the calling thread as `top -H` and `/proc` show it: the first 15 bytes of `name`.
+void courier_name_this_thread(const char *name);
+
 #endif

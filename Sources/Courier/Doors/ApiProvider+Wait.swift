@@ -5,7 +5,7 @@ extension ApiProvider {
     /// Sends the request for `endpoint` and blocks the calling thread until the decoded result is there.
     ///
     /// Safe from a completion handler and from inside a Swift concurrency task: the request is carried by the
-    /// transport's threads (libcurl's engine thread, Linux's default; URLSession's; or AsyncHTTPClient's event
+    /// transport's threads (libcurl's engine threads, Linux's default; URLSession's; or AsyncHTTPClient's event
     /// loops), by Dispatch's and, when mocked, by the behavior's scheduler, never by the thread or task that waits,
     /// nor by Swift concurrency's pool. It still blocks that thread, so prefer
     /// ``response(on:decodeBodyTo:)`` in `async` code.

@@ -4,7 +4,8 @@ import CourierTestServerTLS
 import Foundation
 import Testing
 
-/// HTTP/2 over AsyncHTTPClient and libcurl, negotiated by ALPN with the HTTPS test server: many requests on one connection, and
+/// HTTP/2 over AsyncHTTPClient and libcurl, negotiated by ALPN with the HTTPS test server: many requests on one connection
+/// (over libcurl, one per engine), and
 /// the same contract as HTTP/1.1.
 ///
 /// It runs under ThreadSanitizer too: `Tests/tsan-suppressions.txt` names the one frame of the test server's HTTP/2
@@ -31,7 +32,10 @@ import Testing
             }
             #expect(outcomes.count == 64)
             #expect(outcomes.allSatisfy { $0 })
-            #expect(await server.connectionCount() == 1)
+            // libcurl spreads requests in flight together over its engines, each with its connections: one
+            // connection per engine.
+            let connections = kind == .curl ? CurlTransport.defaultEngines : 1
+            #expect(await server.connectionCount() <= connections)
         }
     }
 

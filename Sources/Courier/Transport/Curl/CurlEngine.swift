@@ -2,9 +2,11 @@
 import CCourierCurl
 import CLibcurl
 import Foundation
+import Synchronization
 
-/// One libcurl multi handle and the thread that drives it: every exchange of a ``CurlTransport`` runs here, on one
-/// thread, sharing the multi handle's connections (kept alive, and multiplexed over HTTP/2 where a server offers it).
+/// One libcurl multi handle and the thread that drives it: a ``CurlTransport`` spreads its exchanges over a few of
+/// these (``CurlEngines``); the exchanges of one engine run on its thread and share its multi handle's connections
+/// (kept alive, and multiplexed over HTTP/2 where a server offers it).
 ///
 /// libcurl's handles may be touched by one thread at a time, so other threads never call libcurl directly: they
 /// post a command (start, stop, go on) and wake the thread with `curl_multi_wakeup`, the one call libcurl allows
@@ -30,6 +32,8 @@ final class CurlEngine: @unchecked Sendable {
     private var commands: [Command] = []
     /// Guarded by `lock`: no more starts; the thread ends once what runs has ended.
     private var closing = false
+    /// Guarded by `lock`: the thread runs, started by the first start posted (an engine nothing has used has none).
+    private var threadStarted = false
     /// Guarded by `lock`: the thread has ended and freed the multi handle.
     private var ended = false
     /// Guarded by `lock`: easy handles of ended exchanges, reset, for the next ones (making one allocates and sets
@@ -38,42 +42,49 @@ final class CurlEngine: @unchecked Sendable {
     private var spareHandles: [UnsafeMutableRawPointer] = []
     private var spareCookieHandles: [UnsafeMutableRawPointer] = []
     private static let mostSpareHandles = 64
-    /// Guarded by `lock`: the transport's cookies, shared by the handles that keep them; freed after the last of
-    /// them, once the thread has ended.
-    private var cookieJar: OpaquePointer?
+    /// The transport's cookies, shared with its other engines; freed with the last of them, after every handle that
+    /// joined them was cleaned up (an exchange holds its engine until its handle has come back).
+    private let cookieJar: CurlCookieJar?
+    /// The thread's name, e.g. "Courier curl 0": one per engine, as `top -H` and `/proc` show them.
+    private let name: String
+    /// The exchanges handed a handle and not yet ended: what ``CurlEngines`` reads to choose the least busy engine.
+    private let exchanges = Atomic<Int>(0)
 
-    private init(multi: UnsafeMutableRawPointer, cookieJar: OpaquePointer?) {
+    private init(multi: UnsafeMutableRawPointer, cookieJar: CurlCookieJar?, name: String) {
         self.multi = multi
         self.cookieJar = cookieJar
+        self.name = name
     }
 
     /// The share handle that holds the transport's cookies, or `nil` when libcurl could not make one.
-    var cookieShare: UnsafeMutableRawPointer? {
-        lock.withLock { cookieJar.map { courier_curl_cookie_jar_share($0) } }
-    }
+    var cookieShare: UnsafeMutableRawPointer? { cookieJar?.share }
 
-    /// Starts an engine and its thread, or `nil` when libcurl cannot make a multi handle.
-    static func started() -> CurlEngine? {
+    /// How many exchanges the engine carries now (or is about to).
+    var load: Int { exchanges.load(ordering: .relaxed) }
+
+    /// Makes an engine whose thread starts with its first exchange, or `nil` when libcurl cannot make a multi handle.
+    static func make(cookieJar: CurlCookieJar?, name: String) -> CurlEngine? {
         CurlLibrary.initializeOnce()
         guard let multi = curl_multi_init() else { return nil }
         // Connections to one host: enough for a burst of requests without opening a connection per request.
         _ = courier_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 64)
         _ = courier_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 256)
-        let engine = CurlEngine(multi: multi, cookieJar: courier_curl_cookie_jar_make())
-        let thread = Thread { engine.run() }
-        thread.name = "Courier libcurl"
-        thread.start()
-        return engine
+        return CurlEngine(multi: multi, cookieJar: cookieJar, name: name)
     }
 
-    /// An easy handle for a new exchange, one that keeps cookies or one that never has: a spare one, or a new one;
-    /// `nil` when libcurl cannot make one.
+    /// An easy handle for a new exchange on this engine, one that keeps cookies or one that never has: a spare one,
+    /// or a new one; `nil` when libcurl cannot make one. The exchange counts in ``load`` until its handle comes back.
     func easyHandle(keepingCookies: Bool) -> UnsafeMutableRawPointer? {
-        lock.withLock { keepingCookies ? spareCookieHandles.popLast() : spareHandles.popLast() } ?? curl_easy_init()
+        exchanges.add(1, ordering: .relaxed)
+        let easy =
+            lock.withLock { keepingCookies ? spareCookieHandles.popLast() : spareHandles.popLast() } ?? curl_easy_init()
+        if easy == nil { exchanges.subtract(1, ordering: .relaxed) }
+        return easy
     }
 
     /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
     func recycle(_ easy: UnsafeMutableRawPointer, keepingCookies: Bool) {
+        exchanges.subtract(1, ordering: .relaxed)
         curl_easy_reset(easy)
         let kept = lock.withLock {
             guard !ended else { return false }
@@ -89,13 +100,26 @@ final class CurlEngine: @unchecked Sendable {
         if !kept { curl_easy_cleanup(easy) }
     }
 
-    /// Hands `command` to the engine's thread; `false` once the engine is closing (a start is then refused) or has
-    /// ended.
+    /// Hands `command` to the engine's thread, starting the thread with the first start; `false` once the engine
+    /// is closing (a start is then refused) or has ended.
     @discardableResult
     func post(_ command: Command) -> Bool {
         lock.withLock {
             guard !ended else { return false }
-            if closing, case .start = command { return false }
+            if case .start = command {
+                if closing { return false }
+                if !threadStarted {
+                    threadStarted = true
+                    let thread = Thread {
+                        // Named from the thread itself: Foundation's `Thread.name` on Linux does not reach the
+                        // system's name of a thread not yet started, which would keep its starter's (often a
+                        // Dispatch worker's).
+                        courier_name_this_thread(self.name)
+                        self.run()
+                    }
+                    thread.start()
+                }
+            }
             commands.append(command)
             // Under the lock: the thread frees the multi handle under it too, once it has ended.
             curl_multi_wakeup(multi)
@@ -103,12 +127,32 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
-    /// Ends the engine once the exchanges it runs have ended: its transport is gone.
+    /// Ends the engine once the exchanges it runs have ended: its transport is gone. An engine whose thread never
+    /// started ends here.
     func close() {
-        lock.withLock {
+        let unused = lock.withLock { () -> Bool in
             closing = true
-            if !ended { curl_multi_wakeup(multi) }
+            if threadStarted {
+                if !ended { curl_multi_wakeup(multi) }
+                return false
+            }
+            return !ended
         }
+        if unused { end() }
+    }
+
+    /// Whether the engine's thread has started: for the tests of how a transport spreads its exchanges.
+    var hasThread: Bool { lock.withLock { threadStarted } }
+
+    /// Frees the multi handle and the spare handles: the engine runs nothing, and no start is taken any more.
+    private func end() {
+        let spares = lock.withLock {
+            ended = true
+            curl_multi_cleanup(multi)
+            defer { (spareHandles, spareCookieHandles) = ([], []) }
+            return spareHandles + spareCookieHandles
+        }
+        for easy in spares { curl_easy_cleanup(easy) }
     }
 
     private func run() {
@@ -122,16 +166,7 @@ final class CurlEngine: @unchecked Sendable {
             if ending, running.isEmpty {
                 // What is still posted can only be stops and read-ons of exchanges that have ended: starts are refused
                 // once closing.
-                let (spares, jar) = lock.withLock {
-                    ended = true
-                    curl_multi_cleanup(multi)
-                    defer { (spareHandles, spareCookieHandles, cookieJar) = ([], [], nil) }
-                    return (spareHandles + spareCookieHandles, cookieJar)
-                }
-                for easy in spares { curl_easy_cleanup(easy) }
-                // Every handle that joined the jar has been cleaned up: the exchanges have ended, and their handles
-                // were kept or cleaned up as they did.
-                if let jar { courier_curl_cookie_jar_free(jar) }
+                end()
                 return
             }
             curl_multi_perform(multi, &stillRunning)
@@ -141,8 +176,9 @@ final class CurlEngine: @unchecked Sendable {
                 nextIdleCheck = now + Self.idleCheckInterval
                 endIdleSendings(now: now)
             }
-            // Awake at least each second while exchanges run, for their idle limits; else until a command comes.
-            curl_multi_poll(multi, nil, 0, running.isEmpty ? 60_000 : 1_000, nil)
+            // Awake at least each second while exchanges run, for their idle limits; else asleep until a command
+            // comes (a wake-up posted since the commands were taken ends this poll at once).
+            curl_multi_poll(multi, nil, 0, running.isEmpty ? Int32.max : 1_000, nil)
         }
     }
 

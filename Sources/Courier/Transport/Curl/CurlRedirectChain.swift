@@ -55,6 +55,7 @@ final class CurlRedirectChain: Sendable {
         let hopStartedAt = startedAt.map { _ in ContinuousClock.now }
         let exchange = transport.exchange(
             for: request,
+            on: engine,
             method: request.httpMethod ?? "GET",
             options: hopOptions,
             libcurlFollowsRedirects: false

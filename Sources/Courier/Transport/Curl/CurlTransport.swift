@@ -8,9 +8,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends Courier requests with libcurl directly: one multi handle on a thread of its own carries every request of
-/// the transport, keeping connections alive and multiplexing requests over HTTP/2 where a server offers it. On Linux
-/// it is what `ApiProvider()` sends over, a transport of its own for each provider.
+/// Sends Courier requests with libcurl directly: libcurl multi handles, each on a thread of its own (an *engine*),
+/// carry the transport's requests, keeping connections alive and multiplexing requests over HTTP/2 where a server
+/// offers it. On Linux it is what `ApiProvider()` sends over, a transport of its own for each provider.
+///
+/// A transport starts no thread until it sends. Requests one at a time go to its first engine and reuse its
+/// connections; when every engine has a request in flight, the next starts another engine, up to `engines` (by
+/// default as many as the machine has cores, at most 16), so that a busy provider's libcurl work spreads over the
+/// cores. Each engine keeps its own connections; the cookies are the transport's, shared by all of them. An engine
+/// with nothing to do sleeps without waking.
 ///
 /// It reports failures as every Courier transport does (the list is on ``Transport``), applies all of
 /// ``TlsOptions`` (pinned public keys included), reads TLS failures from OpenSSL's verification result, and lets a
@@ -31,34 +37,46 @@ public final class CurlTransport: Transport {
     /// trust roots).
     public let tls: TlsOptions?
 
-    private let engine: CurlEngine?
+    /// The most engines (libcurl multi handles, a thread each) the transport spreads its requests over.
+    public var engines: Int { pool?.limit ?? 0 }
 
-    /// Creates a transport with its own connections and thread.
-    /// - Parameter tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's
-    ///   defaults.
-    public init(tls: TlsOptions? = nil) {
+    private let pool: CurlEngines?
+
+    /// The engines a transport may start unless told otherwise: one per core the process may use, at most 16 (each
+    /// engine can carry tens of thousands of requests a second; past that, more threads only cost memory).
+    public static var defaultEngines: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 16) }
+
+    /// Creates a transport with its own connections and engines.
+    /// - Parameters:
+    ///   - tls: The TLS options of every request whose endpoint gives none, or `nil` for the system's defaults.
+    ///   - engines: The most engines to spread requests over, each a thread with its own connections (at least
+    ///     one). One keeps every request on one thread and one set of connections.
+    public init(tls: TlsOptions? = nil, engines: Int = CurlTransport.defaultEngines) {
         self.tls = tls
-        engine = CurlEngine.started()
+        pool = CurlEngines(limit: engines)
     }
 
     deinit {
-        engine?.close()
+        pool?.close()
     }
 
-    /// Whether the transport's engine runs: `false` only when libcurl could not make its multi handle.
-    var isRunning: Bool { engine != nil }
+    /// Whether the transport can send: `false` only when libcurl could not make its first multi handle.
+    var isRunning: Bool { pool != nil }
+
+    /// How many of the transport's engines have started their thread.
+    var runningEngines: Int { pool?.running ?? 0 }
 
     /// The libcurl this transport runs on, e.g. "7.88.1".
     public static var libcurlVersion: String { CurlLibrary.version }
 
-    /// Hands `request` to the transport's thread; `completion` runs once, on that thread or the cancelling thread.
+    /// Hands `request` to an engine's thread; `completion` runs once, on that thread or the cancelling thread.
     /// Nothing here needs Swift concurrency's threads.
     public func send(
         _ request: URLRequest,
         options: TransportOptions,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable () -> Void {
-        guard let engine else {
+        guard let engine = pool?.next() else {
             completion(.failure(URLError(.unknown)))
             return {}
         }
@@ -71,6 +89,7 @@ public final class CurlTransport: Transport {
         guard
             let exchange = exchange(
                 for: request,
+                on: engine,
                 method: method,
                 options: options,
                 libcurlFollowsRedirects: true,
@@ -87,9 +106,11 @@ public final class CurlTransport: Transport {
         }
     }
 
-    /// An exchange for `request`, set up but not started, or `nil` when it failed already (`completion` has run).
+    /// An exchange for `request` on `engine`, set up but not started, or `nil` when it failed already (`completion`
+    /// has run).
     func exchange(
         for request: URLRequest,
+        on engine: CurlEngine,
         method: String,
         options: TransportOptions,
         libcurlFollowsRedirects: Bool,
@@ -98,9 +119,9 @@ public final class CurlTransport: Transport {
         // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one. One
         // that asks URLSession's way not to handle cookies (`httpShouldHandleCookies`) neither sends nor keeps any.
         let keepsCookies =
-            request.httpShouldHandleCookies && engine?.cookieShare != nil
+            request.httpShouldHandleCookies && engine.cookieShare != nil
             && request.value(forHTTPHeaderField: "Cookie") == nil
-        guard let engine, let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
+        guard let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
             completion(.failure(URLError(.unknown)))
             return nil
         }
