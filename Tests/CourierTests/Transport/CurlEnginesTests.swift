@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    /// A cancelled request leaves the engine's load as its caller hears of the cancel, before the engine's thread has
+    /// let the exchange go: the next request still finds the first engine free.
+    @Test func aRequestAfterACancelledOneKeepsToTheFirstEngine() async throws {
+        try await TestServer.withServer { server in
+            let transport = CurlTransport(engines: 2)
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, transport: transport)
+            for index in 0..<3 {
+                let held = Task { await provider.response(on: .silent(id: "cancelled-\(index)")) }
+                await server.waitForRequests(count: index * 2 + 1)
+                held.cancel()
+                #expect(await held.value.failure == .cancelled)
+                _ = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            }
+            #expect(transport.runningEngines == 1)
+        }
+    }
+
     /// A cookie set through the first engine is sent by the second, which starts because the first is busy.
     @Test func theEnginesShareTheTransportsCookies() async throws {
         try await TestServer.withServer { server in

@@ -47,7 +47,8 @@ final class CurlEngine: @unchecked Sendable {
     private let cookieJar: CurlCookieJar?
     /// The thread's name, e.g. "Courier curl 0": one per engine, as `top -H` and `/proc` show them.
     private let name: String
-    /// The exchanges handed a handle and not yet ended: what ``CurlEngines`` reads to choose the least busy engine.
+    /// The requests given to this engine whose caller has no outcome yet: what ``CurlEngines`` reads to choose the
+    /// least busy engine.
     private let exchanges = Atomic<Int>(0)
 
     private init(multi: UnsafeMutableRawPointer, cookieJar: CurlCookieJar?, name: String) {
@@ -59,8 +60,19 @@ final class CurlEngine: @unchecked Sendable {
     /// The share handle that holds the transport's cookies, or `nil` when libcurl could not make one.
     var cookieShare: UnsafeMutableRawPointer? { cookieJar?.share }
 
-    /// How many exchanges the engine carries now (or is about to).
+    /// How many requests the engine carries now (or is about to).
     var load: Int { exchanges.load(ordering: .relaxed) }
+
+    /// Counts one more request in ``load``: taken when the engine is chosen for it, before its exchange is made.
+    func reserve() {
+        exchanges.add(1, ordering: .relaxed)
+    }
+
+    /// Counts one request out of ``load``: once its caller is given an outcome (an answer, a failure, a cancel),
+    /// which may come before the engine's thread has let the exchange go.
+    func release() {
+        exchanges.subtract(1, ordering: .relaxed)
+    }
 
     /// Makes an engine whose thread starts with its first exchange, or `nil` when libcurl cannot make a multi handle.
     static func make(cookieJar: CurlCookieJar?, name: String) -> CurlEngine? {
@@ -73,18 +85,13 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// An easy handle for a new exchange on this engine, one that keeps cookies or one that never has: a spare one,
-    /// or a new one; `nil` when libcurl cannot make one. The exchange counts in ``load`` until its handle comes back.
+    /// or a new one; `nil` when libcurl cannot make one.
     func easyHandle(keepingCookies: Bool) -> UnsafeMutableRawPointer? {
-        exchanges.add(1, ordering: .relaxed)
-        let easy =
-            lock.withLock { keepingCookies ? spareCookieHandles.popLast() : spareHandles.popLast() } ?? curl_easy_init()
-        if easy == nil { exchanges.subtract(1, ordering: .relaxed) }
-        return easy
+        lock.withLock { keepingCookies ? spareCookieHandles.popLast() : spareHandles.popLast() } ?? curl_easy_init()
     }
 
     /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
     func recycle(_ easy: UnsafeMutableRawPointer, keepingCookies: Bool) {
-        exchanges.subtract(1, ordering: .relaxed)
         curl_easy_reset(easy)
         let kept = lock.withLock {
             guard !ended else { return false }

@@ -20,10 +20,11 @@ final class CurlEngines: Sendable {
         engines = Locked([first])
     }
 
-    /// The engine for the next exchange: an idle one (the first made, of several), else a new one while below the
-    /// limit, else the one with the fewest exchanges.
+    /// The engine for the next request, counted in its load (``CurlEngine/reserve()``) before the lock is let go, so
+    /// that requests arriving together see each other: an idle one (the first made, of several), else a new one
+    /// while below the limit, else the one with the fewest requests.
     func next() -> CurlEngine {
-        engines.withLock { engines in
+        let chosen = engines.withLock { engines in
             // The first engine is made in `init` and none is ever removed before `close()`.
             var chosen = engines[0]
             var least = chosen.load
@@ -33,10 +34,15 @@ final class CurlEngines: Sendable {
             }
             guard least > 0, engines.count < limit,
                 let made = CurlEngine.make(cookieJar: cookieJar, name: Self.name(engines.count))
-            else { return chosen }
+            else {
+                chosen.reserve()
+                return chosen
+            }
             engines.append(made)
+            made.reserve()
             return made
         }
+        return chosen
     }
 
     /// How many engines have a thread: for the tests of how exchanges spread.

@@ -43,6 +43,8 @@ final class CurlRedirectChain: Sendable {
                 request.httpBody = try stream.readAll()
                 request.httpBodyStream = nil
             } catch {
+                // No hop takes over the request the engine was chosen for.
+                engine.release()
                 finish(with: .failure(error))
                 return {}
             }
@@ -52,6 +54,8 @@ final class CurlRedirectChain: Sendable {
     }
 
     private func send(_ request: URLRequest, options hopOptions: TransportOptions, followed: Int) {
+        // The first hop takes over the request the engine was chosen for; each later one counts anew.
+        if followed > 0 { engine.reserve() }
         let hopStartedAt = startedAt.map { _ in ContinuousClock.now }
         let exchange = transport.exchange(
             for: request,
@@ -111,7 +115,11 @@ final class CurlRedirectChain: Sendable {
         // The hop in flight is stopped under the lock, so that a hop that starts next finds the chain stopped.
         let deliver = state.withLock { state in
             let stop = state.stop()
-            if let current = stop.handle { engine.post(.stop(current, because: reason)) }
+            if let current = stop.handle {
+                // Out of the engine's load before the caller hears of the stop, as for a single exchange.
+                current.releaseLoad()
+                engine.post(.stop(current, because: reason))
+            }
             return stop.deliver
         }
         if deliver { completion(.failure(reason)) }

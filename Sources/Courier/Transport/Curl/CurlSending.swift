@@ -2,6 +2,7 @@
 import CCourierCurl
 import CLibcurl
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,8 +10,8 @@ import FoundationNetworking
 
 /// One request on a ``CurlEngine``: its easy handle and what libcurl's callbacks gather of the answer.
 ///
-/// Unchecked: everything but ``pause`` and ``outcomeDelivery`` is touched only by the engine's thread (libcurl calls
-/// the callbacks from `curl_multi_perform` there), or before the exchange is handed to it.
+/// Unchecked: everything but ``pause``, ``outcomeDelivery`` and `loadHeld` is touched only by the engine's thread
+/// (libcurl calls the callbacks from `curl_multi_perform` there), or before the exchange is handed to it.
 final class CurlSending: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let engine: CurlEngine
@@ -18,6 +19,8 @@ final class CurlSending: @unchecked Sendable {
     let isHead: Bool
     let receiver: (any ResponseBodyReceiver)?
     let outcomeDelivery: DeliverOnce
+    /// Whether the exchange still counts in its engine's load (``releaseLoad()``).
+    private let loadHeld = Atomic<Bool>(true)
     /// Whether the answer carries the sending's timings.
     let measuresTimings: Bool
     /// Whether the exchange sends the transport's cookies and keeps those its answer sets.
@@ -92,9 +95,15 @@ final class CurlSending: @unchecked Sendable {
         errorWords.deallocate()
     }
 
+    /// Counts the exchange out of its engine's load, once: when its outcome is delivered, or its cancel is.
+    func releaseLoad() {
+        if loadHeld.exchange(false, ordering: .relaxed) { engine.release() }
+    }
+
     /// Hands `result` to the caller unless a cancel did first, and gives the handle back: called once,
     /// after the handle has left the multi handle (on the engine's thread) or before it joined it.
     func end(with result: Result<TransportResponse, any Error>) {
+        releaseLoad()
         engine.recycle(easy, keepingCookies: keepsCookies)
         curl_slist_free_all(headerList)
         curl_slist_free_all(proxyHeaderList)

@@ -101,13 +101,18 @@ public final class CurlTransport: Transport {
             return {}
         }
         return { [weak exchange] in
-            guard let exchange, exchange.outcomeDelivery.deliver(.failure(URLError(.cancelled))) else { return }
+            guard let exchange else { return }
+            // Out of the engine's load before the caller hears of the cancel: a request it sends next must find the
+            // engine as free as it now is.
+            exchange.releaseLoad()
+            guard exchange.outcomeDelivery.deliver(.failure(URLError(.cancelled))) else { return }
             engine.post(.stop(exchange, because: URLError(.cancelled)))
         }
     }
 
     /// An exchange for `request` on `engine`, set up but not started, or `nil` when it failed already (`completion`
-    /// has run).
+    /// has run). It takes over one request of the engine's load (``CurlEngine/reserve()``), given back with its
+    /// outcome.
     func exchange(
         for request: URLRequest,
         on engine: CurlEngine,
@@ -122,6 +127,7 @@ public final class CurlTransport: Transport {
             request.httpShouldHandleCookies && engine.cookieShare != nil
             && request.value(forHTTPHeaderField: "Cookie") == nil
         guard let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
+            engine.release()
             completion(.failure(URLError(.unknown)))
             return nil
         }
@@ -130,6 +136,7 @@ public final class CurlTransport: Transport {
             body = try CurlSetup.body(of: request, options: options)
         } catch {
             engine.recycle(easy, keepingCookies: keepsCookies)
+            engine.release()
             completion(.failure(error))
             return nil
         }
