@@ -64,15 +64,11 @@ final class CurlEngine: @unchecked Sendable {
     var load: Int { exchanges.load(ordering: .relaxed) }
 
     /// Counts one more request in ``load``: taken when the engine is chosen for it, before its exchange is made.
-    func reserve() {
-        exchanges.add(1, ordering: .relaxed)
-    }
+    func reserve() { exchanges.add(1, ordering: .relaxed) }
 
     /// Counts one request out of ``load``: once its caller is given an outcome (an answer, a failure, a cancel),
     /// which may come before the engine's thread has let the exchange go.
-    func release() {
-        exchanges.subtract(1, ordering: .relaxed)
-    }
+    func release() { exchanges.subtract(1, ordering: .relaxed) }
 
     /// Makes an engine whose thread starts with its first exchange, or `nil` when libcurl cannot make a multi handle.
     static func make(cookieJar: CurlCookieJar?, name: String) -> CurlEngine? {
@@ -139,11 +135,8 @@ final class CurlEngine: @unchecked Sendable {
     func close() {
         let unused = lock.withLock { () -> Bool in
             closing = true
-            if threadStarted {
-                if !ended { curl_multi_wakeup(multi) }
-                return false
-            }
-            return !ended
+            if threadStarted, !ended { curl_multi_wakeup(multi) }
+            return !threadStarted && !ended
         }
         if unused { end() }
     }
@@ -250,32 +243,6 @@ final class CurlEngine: @unchecked Sendable {
             curl_multi_remove_handle(multi, easy)
             exchange.end(with: exchange.outcome(of: code))
         }
-    }
-}
-
-/// The monotonic clock of the engine's idle limits, in nanoseconds: cheap enough to read for every part.
-enum CurlClock {
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-}
-
-/// libcurl's global set-up, which must run once before any handle is made and is not thread-safe itself.
-enum CurlLibrary {
-    private static let initialized: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
-    }()
-
-    static func initializeOnce() {
-        _ = initialized
-    }
-
-    /// The `User-Agent` field of a request without one, as FoundationNetworking writes it: e.g.
-    /// "User-Agent: MyService (unknown version) curl/7.88.1".
-    static let userAgentLine = "User-Agent: \(ProcessInfo.processInfo.processName) (unknown version) curl/\(version)"
-
-    /// The libcurl version this process runs, e.g. "7.88.1".
-    static var version: String {
-        guard let info = curl_version_info(CURLVERSION_ELEVENTH), let version = info.pointee.version else { return "" }
-        return String(cString: version)
     }
 }
 #endif
