@@ -78,7 +78,8 @@ enum Mocked {
             case "baseline": try baseline(endpoint)
             case "completion": courierCompletion(endpoint)
             case "observed": Observability.mockedCompletion(endpoint)
-            case "plugin": Observability.mockedCompletion(endpoint, observed: false)
+            case "plugin": Observability.mockedCompletion(endpoint, setup: .quietPlugin)
+            case "every-hook": Observability.mockedCompletion(endpoint, setup: .everyHook)
             case "cache-hit": CacheBench.hitCompletion(endpoint)
             default: await courierAsync(endpoint)
             }

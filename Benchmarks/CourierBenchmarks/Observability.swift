@@ -6,40 +6,52 @@ import CourierAsyncHTTPClient
 import Foundation
 import Tracing
 
-/// What `MetricsPlugin` and `TracingPlugin` cost, with backends that drop everything, beside the same provider
-/// without them and with one plugin that does nothing, mocked and over each transport: the cost is Courier's own, not a backend's, and the second
-/// column tells what any plugin costs (its hooks run as tasks) from what observing adds.
+/// What plugins cost, with backends that drop everything, beside the same provider without them, mocked and over
+/// each transport: a plugin of the app's own that overrides nothing and says so (`hooks: []`), one that does not say
+/// (every hook runs, as for a Microya-style subclass), and `MetricsPlugin` with `TracingPlugin`. The cost is
+/// Courier's own, not a backend's.
 enum Observability {
     /// The plugins of each column.
     enum Setup: CaseIterable {
         case off
-        case emptyPlugin
+        case quietPlugin
+        case everyHook
         case observed
 
         func plugins<EndpointType: Endpoint>() -> [Plugin<EndpointType>] {
             switch self {
             case .off: []
-            case .emptyPlugin: [Plugin()]
+            case .quietPlugin: [QuietPlugin()]
+            case .everyHook: [UndeclaredPlugin()]
             case .observed: [MetricsPlugin(factory: NOOPMetricsHandler.instance), TracingPlugin(tracer: NoOpTracer())]
             }
         }
     }
 
-    static let mockedEmptyPlugin = ApiProvider<BenchApi>(
-        baseUrl: Mocked.baseUrl,
-        plugins: Setup.emptyPlugin.plugins(),
-        mockingBehavior: MockingBehavior()
+    /// A plugin that overrides nothing and says it has no hooks beyond the two that always run.
+    final class QuietPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
+        override var hooks: PluginHooks { [] }
+    }
+
+    /// A plugin that overrides nothing and does not say so: the pipeline runs every hook.
+    final class UndeclaredPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {}
+
+    static let mocked: [Setup: ApiProvider<BenchApi>] = Dictionary(
+        uniqueKeysWithValues: [Setup.quietPlugin, .everyHook, .observed].map { setup in
+            (
+                setup,
+                ApiProvider<BenchApi>(
+                    baseUrl: Mocked.baseUrl,
+                    plugins: setup.plugins(),
+                    mockingBehavior: MockingBehavior()
+                )
+            )
+        }
     )
 
-    static let mockedObserved = ApiProvider<BenchApi>(
-        baseUrl: Mocked.baseUrl,
-        plugins: Setup.observed.plugins(),
-        mockingBehavior: MockingBehavior()
-    )
-
-    /// One call through the completion door of a mocked provider with the observing plugins (or the empty one).
-    static func mockedCompletion(_ endpoint: BenchApi, observed: Bool = true) {
-        (observed ? mockedObserved : mockedEmptyPlugin).performRequest(on: endpoint, decodeBodyTo: [Item].self) {
+    /// One call through the completion door of a mocked provider with the plugins of `setup` (not `.off`).
+    static func mockedCompletion(_ endpoint: BenchApi, setup: Setup = .observed) {
+        mocked[setup]?.performRequest(on: endpoint, decodeBodyTo: [Item].self) {
             if case .success = $0 { Mocked.sink.succeeded += 1 }
         }
     }
@@ -63,31 +75,33 @@ enum Observability {
 
 extension Report {
     static func observability(port: Int, duration: Duration) async throws {
-        print("## Metrics and tracing plugins on (no-op backends) beside off\n")
-        print("| pipeline | off | one empty plugin | metrics + tracing | on / off | on / empty plugin |")
+        let columns = "| off | plugin, `hooks: []` | plugin, every hook | metrics + tracing |"
+        print("## Plugins (no-op backends) beside none\n")
+        print("| pipeline \(columns) metrics + tracing / off |")
         print("| --- | --- | --- | --- | --- | --- |")
         let endpoint = BenchApi.items(size: .oneKilobyte)
         let rates = try await Measure.opsPerSecond(
             iterations: 6_000,
             [
                 .sync { Mocked.courierCompletion(endpoint) },
-                .sync { Observability.mockedCompletion(endpoint, observed: false) },
+                .sync { Observability.mockedCompletion(endpoint, setup: .quietPlugin) },
+                .sync { Observability.mockedCompletion(endpoint, setup: .everyHook) },
                 .sync { Observability.mockedCompletion(endpoint) },
             ]
         )
         print(
-            "| mocked, 1 KB, completion door | \(rate(rates[0])) | \(rate(rates[1])) | \(rate(rates[2])) | "
-                + "\(ratio(rates[2] / rates[0])) | \(ratio(rates[2] / rates[1])) |"
+            "| mocked, 1 KB, completion door | " + rates.map(rate).joined(separator: " | ")
+                + " | \(ratio(rates[3] / rates[0])) |"
         )
 
         if let counter = try mallocCounter() {
-            let counts = try ["completion", "plugin", "observed"].map {
+            let counts = try ["completion", "plugin", "every-hook", "observed"].map {
                 try allocationsPerOperation(counter: counter, variant: $0, size: "1k")
             }
             print(
                 "| heap allocations per mocked call, 1 KB | "
                     + counts.map { String(format: "%.0f", $0) }.joined(separator: " | ")
-                    + String(format: " | %+.0f | %+.0f |", counts[2] - counts[0], counts[2] - counts[1])
+                    + String(format: " | %+.0f |", counts[3] - counts[0])
             )
         }
 
@@ -115,22 +129,37 @@ extension Report {
             func ratioOf(_ setup: Observability.Setup, to baseline: Observability.Setup) -> Double {
                 median(passes.map { ($0[setup]?.rate ?? 0) / max($0[baseline]?.rate ?? 0, 1) })
             }
-            func cpuOf(_ setup: Observability.Setup) -> Double {
-                median(passes.map { $0[setup]?.cpuMicrosecondsPerRequest ?? 0 })
+            // The added CPU per request is taken pass by pass, beside the same pass's provider without plugins.
+            func cpuOverOff(_ setup: Observability.Setup) -> Double {
+                median(
+                    passes.map {
+                        ($0[setup]?.cpuMicrosecondsPerRequest ?? 0) - ($0[.off]?.cpuMicrosecondsPerRequest ?? 0)
+                    }
+                )
             }
             print(
-                "| over \(name), 16 in flight | \(rate(rateOf(.off))) | \(rate(rateOf(.emptyPlugin))) | "
-                    + "\(rate(rateOf(.observed))) | \(ratio(ratioOf(.observed, to: .off))) | "
-                    + "\(ratio(ratioOf(.observed, to: .emptyPlugin))) |"
+                "| over \(name), 16 in flight | "
+                    + Observability.Setup.allCases.map { rate(rateOf($0)) }.joined(separator: " | ")
+                    + " | \(ratio(ratioOf(.observed, to: .off))) |"
             )
+            let off = median(passes.map { $0[.off]?.cpuMicrosecondsPerRequest ?? 0 })
             cpuRows.append(
                 "| over \(name) | "
-                    + String(format: "%.1f | %.1f | %.1f |", cpuOf(.off), cpuOf(.emptyPlugin), cpuOf(.observed))
+                    + String(
+                        format: "%.1f | %+.1f | %+.1f | %+.1f |",
+                        off,
+                        cpuOverOff(.quietPlugin),
+                        cpuOverOff(.everyHook),
+                        cpuOverOff(.observed)
+                    )
             )
         }
-        print("\nCPU time of the client process per request at 16 in flight, µs (medians):\n")
-        print("| transport | off | one empty plugin | metrics + tracing |")
-        print("| --- | --- | --- | --- |")
+        print(
+            "\nCPU time of the client process per request at 16 in flight, µs, and what each setup adds to it (medians"
+        )
+        print("of the passes' differences):\n")
+        print("| transport \(columns)")
+        print("| --- | --- | --- | --- | --- |")
         for row in cpuRows { print(row) }
         print("")
     }

@@ -76,8 +76,8 @@ case "flight":
     )
 
 case "observed-flight":
-    // observed-flight <off|emptyPlugin|observed> <port> <in flight>: Courier over AsyncHTTPClient with one column's
-    // plugins alone, for profiling what a plugin costs.
+    // observed-flight <off|quietPlugin|everyHook|observed> <port> <in flight>: Courier over AsyncHTTPClient with one
+    // column's plugins alone, for profiling what a plugin costs.
     let setup = Observability.Setup.allCases.first { "\($0)" == arguments[1] } ?? .off
     let transport = AsyncHTTPClientTransport(client: .shared)
     let operation = Observability.request(over: transport, port: Int(arguments[2]) ?? 0, setup: setup)
@@ -243,7 +243,10 @@ import Foundation
 // The tables set Courier beside AsyncHTTPClient and the OpenAPI project's transports: they are built with the
 // package's traits, as `.ci/run` builds them.
 FileHandle.standardError.write(
-    Data("CourierBenchmarks needs the package's traits: swift run -c release --enable-all-traits CourierBenchmarks\n".utf8)
+    Data(
+        "CourierBenchmarks needs the package's traits: swift run -c release --enable-all-traits CourierBenchmarks\n"
+            .utf8
+    )
 )
 exit(2)
 #endif

@@ -6,6 +6,10 @@ import Testing
 
 @testable import TodoExample
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// An API whose sign-in must not carry the token that the other calls carry.
 enum AccountApi: Endpoint {
     typealias ClientErrorType = EmptyBodyResponse
@@ -27,6 +31,16 @@ enum AccountApi: Endpoint {
         }
     }
 }
+
+// snippet: a plugin that says its hooks
+final class ApiVersionPlugin: Plugin<TodoApi>, @unchecked Sendable {
+    override var hooks: PluginHooks { [] }
+
+    override func modifyRequest(_ request: inout URLRequest, endpoint: TodoApi) {
+        request.setValue("2", forHTTPHeaderField: "Api-Version")
+    }
+}
+// end snippet
 
 /// The Plugins article's snippets, run against the loopback server or mocks.
 @Suite(.timeLimit(.minutes(1))) struct UsingPluginsSnippets {
@@ -51,6 +65,14 @@ enum AccountApi: Endpoint {
             let todos = try await provider.response(on: .list(page: 1), decodeBodyTo: [Todo].self).get()
             #expect(!todos.isEmpty)
             #expect(await server.receivedRequests().first?.header("Authorization") == "Bearer token-1")
+        }
+    }
+
+    @Test func aPluginThatSaysItHasNoHooksStillChangesTheRequest() async throws {
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<TodoApi>(baseUrl: server.baseUrl, plugins: [ApiVersionPlugin()])
+            _ = try await provider.response(on: .show(id: 1), decodeBodyTo: Todo.self).get()
+            #expect(await server.receivedRequests().first?.header("Api-Version") == "2")
         }
     }
 

@@ -33,7 +33,8 @@ extension ApiProvider {
     ) -> TransferTask<ResultType, EndpointType.ClientErrorType> {
         TransferTask { handle, report, completion in
             let plan = TransferPlan(destination: .memory, progress: report)
-            start(endpoint, transfer: plan, handle: handle) { exchange in
+            // Decoded off the transport's thread, which serves other requests meanwhile.
+            start(endpoint, transfer: plan, handle: handle, transportDeliveryQueue: .global()) { exchange in
                 let result = self.finish(exchange, endpoint: endpoint) as TypedResult<ResultType>
                 plan.end(succeeded: (try? result.get()) != nil)
                 completion(result)

@@ -62,8 +62,9 @@ extension ApiProvider {
             _ = handle.finish()
             return deliver(Exchange(request: refusal.request, error: refusal.error))
         }
-        // Plugins' hooks run off the transport's serial queue, so that a slow hook cannot hold up other requests.
-        let deliveryQueue = transportDeliveryQueue ?? (plugins.isEmpty ? nil : .global())
+        // Plugins' hooks run off the transport's thread, so that a slow hook cannot hold up other requests; a
+        // provider whose plugins have no such hook (e.g. metrics and tracing alone) pays no hop.
+        let deliveryQueue = transportDeliveryQueue ?? (roles.runWhereAnswersArrive ? .global() : nil)
         // Only a provider with an observing plugin follows its requests: without one, nothing of this is made.
         let observation = observers.isEmpty ? nil : observe(endpoint, request: built.request)
         let run = RequestRun(

@@ -31,7 +31,7 @@ import FoundationNetworking
 /// ```
 public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
     /// It only observes.
-    override var hooks: PluginHooks { [] }
+    override public var hooks: PluginHooks { [] }
     private let factory: (any MetricsFactory)?
     private let series = Locked<[MetricSeries.Key: MetricSeries]>([:])
 
@@ -54,7 +54,8 @@ public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
             series.counter(HttpClientMetrics.responses, "http.response.status_class", "\(status / 100)xx").increment()
         }
         if let cacheStatus = outcome.cacheStatus {
-            series.counter(HttpClientMetrics.cache, HttpClientMetrics.cacheStatusDimension, cacheStatus.name).increment()
+            series.counter(HttpClientMetrics.cache, HttpClientMetrics.cacheStatusDimension, cacheStatus.name)
+                .increment()
         }
         // An answer from the cache alone was no HTTP request: the duration histogram is the network's.
         guard outcome.cacheStatus?.askedTheNetwork ?? true else { return }

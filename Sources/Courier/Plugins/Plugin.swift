@@ -36,8 +36,25 @@ open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
     /// Creates a plugin.
     public init() {}
 
-    /// The hooks the pipeline runs for this plugin: all of them, except for a built-in plugin that says which it has.
-    var hooks: PluginHooks { .all }
+    /// The hooks besides `modifyRequest` and `willPerformRequest` that this plugin overrides, which the pipeline
+    /// then runs: every one unless the plugin says otherwise, since Swift cannot tell which a subclass overrides.
+    ///
+    /// A plugin that only changes requests, or only sees outcomes, says so to pay for nothing else (see
+    /// ``PluginHooks`` for what each hook costs per request):
+    /// ```swift
+    /// final class ApiVersionPlugin: Plugin<TodoApi>, @unchecked Sendable {
+    ///     override var hooks: PluginHooks { [] }
+    ///
+    ///     override func modifyRequest(_ request: inout URLRequest, endpoint: TodoApi) {
+    ///         request.setValue("2", forHTTPHeaderField: "Api-Version")
+    ///     }
+    /// }
+    /// ```
+    /// A hook left out of the set is not called, even if the plugin overrides it. The built-in plugins say which
+    /// hooks they have; an instance of `Plugin` itself has none.
+    open var hooks: PluginHooks {
+        type(of: self) == Plugin<EndpointType>.self ? [] : .all
+    }
 
     /// Changes the request once, before anything is sent, e.g. to add a header.
     ///

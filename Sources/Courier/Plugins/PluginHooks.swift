@@ -1,19 +1,25 @@
-/// The `async` and outcome hooks a plugin overrides, which the pipeline then runs: every one for a plugin of the
-/// app's own (the pipeline cannot tell which it overrides), only its own for a built-in one. A hook nobody overrides
-/// costs nothing: no task for `prepare` or `process`, no ``Attempt``, and no `HTTPURLResponse` made for
-/// `didPerformRequest` (on Linux, FoundationNetworking's initializer copies and checks every header field, about 7 µs
-/// per request, which a provider whose plugins only observe would otherwise pay for an answer nobody reads).
-struct PluginHooks: OptionSet, Sendable {
-    let rawValue: UInt8
+/// The hooks of a plugin that the pipeline runs besides ``Plugin/modifyRequest(_:endpoint:)`` and
+/// ``Plugin/willPerformRequest(_:endpoint:)``, which always run.
+///
+/// Swift cannot tell which methods a subclass overrides, so a plugin of the app's own has all three unless it says
+/// otherwise (``Plugin/hooks``). Each costs something per request even when it does nothing: `prepare` and
+/// `process` run in a task each, `process` is handed an ``Attempt`` off the transport's thread, and
+/// `didPerformRequest` is handed an `HTTPURLResponse` (on Linux, FoundationNetworking's initializer copies and
+/// checks every header field). A plugin that says which hooks it has pays only for those.
+public struct PluginHooks: OptionSet, Sendable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// ``Plugin/prepare(_:endpoint:)``.
-    static let prepare = PluginHooks(rawValue: 1 << 0)
+    public static let prepare = PluginHooks(rawValue: 1 << 0)
     /// ``Plugin/process(_:endpoint:)``.
-    static let process = PluginHooks(rawValue: 1 << 1)
+    public static let process = PluginHooks(rawValue: 1 << 1)
     /// ``Plugin/didPerformRequest(urlSessionResult:typedResult:endpoint:)``.
-    static let results = PluginHooks(rawValue: 1 << 2)
+    public static let didPerformRequest = PluginHooks(rawValue: 1 << 2)
 
-    static let all: PluginHooks = [.prepare, .process, .results]
+    /// Every hook: what a plugin of the app's own has unless it says otherwise.
+    public static let all: PluginHooks = [.prepare, .process, .didPerformRequest]
 }
 
 /// A provider's plugins by the hooks they have, each list in the provider's order.
@@ -25,9 +31,14 @@ struct PluginRoles<EndpointType: Endpoint>: Sendable {
     /// Those whose `didPerformRequest` sees the outcome.
     let receivingResults: [Plugin<EndpointType>]
 
+    /// Whether a plugin's own code runs where answers are handed over (`process`, or `didPerformRequest` in a door
+    /// that finishes there): such answers go through a queue of their own, so that a slow hook does not hold up the
+    /// transport's thread and the other requests on it.
+    var runWhereAnswersArrive: Bool { !judging.isEmpty || !receivingResults.isEmpty }
+
     init(_ plugins: [Plugin<EndpointType>]) {
         preparing = plugins.filter { $0.hooks.contains(.prepare) }
         judging = plugins.filter { $0.hooks.contains(.process) }
-        receivingResults = plugins.filter { $0.hooks.contains(.results) }
+        receivingResults = plugins.filter { $0.hooks.contains(.didPerformRequest) }
     }
 }

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// short (e.g. `DispatchQueue.main.async { … }`) and do not start a request from inside them.
 public final class ProgressIndicatorPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// It counts in `willPerformRequest` and `didPerformRequest`.
-    override var hooks: PluginHooks { [.results] }
+    override public var hooks: PluginHooks { [.didPerformRequest] }
 
     private let inFlight = Locked(0)
     private let showIndicator: @Sendable () -> Void

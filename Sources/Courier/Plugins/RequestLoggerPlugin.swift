@@ -28,7 +28,7 @@ public final class RequestLoggerPlugin<EndpointType: Endpoint>: Plugin<EndpointT
 {
     /// The closure gets each request in `willPerformRequest`, once; the swift-log line is written in `prepare`,
     /// once per sending.
-    override var hooks: PluginHooks { lines == nil ? [] : [.prepare] }
+    override public var hooks: PluginHooks { lines == nil ? [] : [.prepare] }
 
     private let logClosure: (@Sendable (URLRequest) -> Void)?
     private let lines: LogLines?
@@ -58,7 +58,10 @@ public final class RequestLoggerPlugin<EndpointType: Endpoint>: Plugin<EndpointT
     ) {
         logClosure = nil
         lines = LogLines(
-            logger: logger, redaction: redaction, logsBodies: logsBodies, maximumBodyLength: maximumBodyLength
+            logger: logger,
+            redaction: redaction,
+            logsBodies: logsBodies,
+            maximumBodyLength: maximumBodyLength
         )
         self.level = level
     }

@@ -18,7 +18,7 @@ public final class ResponseLoggerPlugin<EndpointType: Endpoint>: Plugin<Endpoint
 {
     /// The closure gets the request's result in `didPerformRequest`; the swift-log line is written in `process`,
     /// once per answer.
-    override var hooks: PluginHooks { lines == nil ? [.results] : [.process] }
+    override public var hooks: PluginHooks { lines == nil ? [.didPerformRequest] : [.process] }
 
     private let logClosure: (@Sendable (ApiProvider<EndpointType>.URLSessionResult) -> Void)?
     private let lines: LogLines?
@@ -43,7 +43,10 @@ public final class ResponseLoggerPlugin<EndpointType: Endpoint>: Plugin<Endpoint
     ) {
         logClosure = nil
         lines = LogLines(
-            logger: logger, redaction: redaction, logsBodies: logsBodies, maximumBodyLength: maximumBodyLength
+            logger: logger,
+            redaction: redaction,
+            logsBodies: logsBodies,
+            maximumBodyLength: maximumBodyLength
         )
     }
 

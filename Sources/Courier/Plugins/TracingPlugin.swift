@@ -44,7 +44,7 @@ import FoundationNetworking
 public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
     /// It only observes: the trace context goes on each sending through ``willSend(_:observation:)``, without a
     /// task for `prepare`.
-    override var hooks: PluginHooks { [] }
+    override public var hooks: PluginHooks { [] }
     private let configuredTracer: (any Tracer)?
     private let redaction: LogRedaction
 
