@@ -13,11 +13,14 @@ final class RawCurl: @unchecked Sendable {
         let keepsBody: Bool
         var body = Data()
         var count = 0
+        /// A file the body is written to, part by part as libcurl hands it over, or -1.
+        let file: Int32
         var continuation: CheckedContinuation<(body: Data, count: Int)?, Never>?
 
-        init(easy: UnsafeMutableRawPointer, keepsBody: Bool) {
+        init(easy: UnsafeMutableRawPointer, keepsBody: Bool, file: Int32 = -1) {
             self.easy = easy
             self.keepsBody = keepsBody
+            self.file = file
         }
     }
 
@@ -47,11 +50,20 @@ final class RawCurl: @unchecked Sendable {
         await transfer(url, keepingBody: false)?.count
     }
 
-    private func transfer(_ url: String, keepingBody: Bool) async -> (body: Data, count: Int)? {
+    /// One GET of `url` whose body is written to `path` with a `write` call per part libcurl hands over (what a
+    /// plain libcurl download does): its length, or `nil` when it failed.
+    func download(_ url: String, to path: String) async -> Int? {
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        return await transfer(url, keepingBody: false, file: file)?.count
+    }
+
+    private func transfer(_ url: String, keepingBody: Bool, file: Int32 = -1) async -> (body: Data, count: Int)? {
         await withCheckedContinuation { (continuation: CheckedContinuation<(body: Data, count: Int)?, Never>) in
             let easy = lock.withLock { spare.popLast() } ?? curl_easy_init()
             guard let easy else { return continuation.resume(returning: nil) }
-            let transfer = Transfer(easy: easy, keepsBody: keepingBody)
+            let transfer = Transfer(easy: easy, keepsBody: keepingBody, file: file)
             transfer.continuation = continuation
             _ = url.withCString { courier_curl_set_pointer(easy, CURLOPT_URL, $0) }
             _ = courier_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -69,6 +81,14 @@ final class RawCurl: @unchecked Sendable {
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
         if transfer.keepsBody {
             transfer.body.append(UnsafeRawBufferPointer(start: buffer, count: size * count).bindMemory(to: UInt8.self))
+        } else if transfer.file >= 0 {
+            var written = 0
+            while written < size * count {
+                let result = Foundation.write(transfer.file, buffer + written, size * count - written)
+                guard result > 0 else { return 0 }
+                written += result
+            }
+            transfer.count += written
         } else {
             transfer.count += size * count
         }

@@ -247,22 +247,26 @@ extension Report {
     static let transferBytes = 256 << 20
     static let transferRuns = 3
 
-    static func transfers(port: Int) async throws {
+    /// - Parameter transport: Only the clients of one library ("urlSession", "asyncHTTPClient" or "curl"), without
+    ///   the downloads' memory, or `nil` for all of it.
+    static func transfers(port: Int, transport: String? = nil) async throws {
         print(
             "## Streaming a large body, MB/s (\(transferBytes >> 20) MiB, medians of \(transferRuns) runs taking turns)\n"
         )
-        let rates = try await Transfers.throughput(bytes: transferBytes, port: port, runs: transferRuns)
-        print("| client | MB/s | / raw client |")
-        print("| --- | --- | --- |")
-        for client in Transfers.Client.allCases {
+        let clients = Transfers.Client.allCases.filter { transport == nil || $0.transport == transport }
+        let rates = try await Transfers.throughput(of: clients, bytes: transferBytes, port: port, runs: transferRuns)
+        print("| client | MB/s | / raw client | / raw client writing to a file |")
+        print("| --- | --- | --- | --- |")
+        for client in clients {
             let rate = rates[client] ?? 0
+            let toFile = client.rawWritingToFile.map { ratio(rate / max(rates[$0] ?? 1, 1)) } ?? ""
             print(
                 "| \(client.rawValue) | \(String(format: "%.0f", rate)) | "
-                    + "\(ratio(rate / max(rates[client.raw] ?? 1, 1))) |"
+                    + "\(ratio(rate / max(rates[client.raw] ?? 1, 1))) | \(toFile) |"
             )
         }
         print("")
-        _ = try downloadMemory(port: port, bytes: 1 << 30)
+        if transport == nil { _ = try downloadMemory(port: port, bytes: 1 << 30) }
     }
 
     /// A 1 GB download to a file on each transport, each in a process of its own, beside raw URLSession reading the

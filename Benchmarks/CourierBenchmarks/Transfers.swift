@@ -20,6 +20,7 @@ enum Transfers {
         case courierStreamAsyncHttpClient = "Courier stream over AsyncHTTPClient"
         case courierDownloadAsyncHttpClient = "Courier download to file over AsyncHTTPClient"
         case rawCurl = "raw libcurl, counting bytes"
+        case rawCurlToFile = "raw libcurl, writing to a file"
         case courierStreamCurl = "Courier stream over libcurl"
         case courierDownloadCurl = "Courier download to file over libcurl"
 
@@ -29,9 +30,12 @@ enum Transfers {
             case .rawUrlSession, .courierStreamUrlSession, .courierDownloadUrlSession: .rawUrlSession
             case .rawAsyncHttpClient, .courierStreamAsyncHttpClient, .courierDownloadAsyncHttpClient:
                 .rawAsyncHttpClient
-            case .rawCurl, .courierStreamCurl, .courierDownloadCurl: .rawCurl
+            case .rawCurl, .rawCurlToFile, .courierStreamCurl, .courierDownloadCurl: .rawCurl
             }
         }
+
+        /// Raw libcurl writing to a file, beside which a download to a file over libcurl is also set.
+        var rawWritingToFile: Client? { self == .courierDownloadCurl ? .rawCurlToFile : nil }
 
         /// The transport of a Courier client: "urlSession", "asyncHTTPClient" or "curl".
         var transport: String {
@@ -62,6 +66,12 @@ enum Transfers {
             guard let count = await rawCurl?.count(baseUrl.appendingPathComponent("stream/\(bytes)").absoluteString)
             else { throw BenchmarkError.badResponse }
             return count
+        case .rawCurlToFile:
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let url = baseUrl.appendingPathComponent("stream/\(bytes)").absoluteString
+            guard let count = await rawCurl?.download(url, to: file.path) else { throw BenchmarkError.badResponse }
+            return count
         case .courierStreamUrlSession, .courierStreamAsyncHttpClient, .courierStreamCurl:
             let provider = self.provider(client.transport, baseUrl: baseUrl)
             var count = 0
@@ -88,11 +98,16 @@ enum Transfers {
     }
 
     /// Megabytes per second of each client for a body of `bytes`, taking turns, medians of `runs`.
-    static func throughput(bytes: Int, port: Int, runs: Int) async throws -> [Client: Double] {
-        for client in Client.allCases { _ = try await read(client, bytes: bytes / 8, port: port) }
+    static func throughput(
+        of clients: [Client] = Client.allCases,
+        bytes: Int,
+        port: Int,
+        runs: Int
+    ) async throws -> [Client: Double] {
+        for client in clients { _ = try await read(client, bytes: bytes / 8, port: port) }
         var rates: [Client: [Double]] = [:]
         for run in 0..<runs {
-            let order = run % 2 == 0 ? Client.allCases : Client.allCases.reversed()
+            let order = run % 2 == 0 ? clients : clients.reversed()
             for client in order {
                 let start = ContinuousClock.now
                 let count = try await read(client, bytes: bytes, port: port)

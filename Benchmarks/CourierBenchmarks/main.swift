@@ -193,14 +193,15 @@ case "big":
     print("seconds \(Measure.seconds(start.duration(to: .now))) peak \(Measure.procStatus("VmHWM")) ok \(succeeded)")
 
 case "transfers":
-    // transfers: streaming throughput beside the raw clients, and a 1 GB download's memory on each transport.
+    // transfers [urlSession|asyncHTTPClient|curl]: streaming throughput beside the raw clients, and a 1 GB
+    // download's memory on each transport; with a transport, its clients' throughput alone.
     let (server, port) = try Measure.startServer()
     defer { server.terminate() }
-    try await Report.transfers(port: port)
+    try await Report.transfers(port: port, transport: arguments.count > 1 ? arguments[1] : nil)
 
 case "transfer":
-    // transfer <client number, 0-5> <port> <bytes> <times>: one client of the streaming table alone, for profiling.
-    let client = Transfers.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), 5)]
+    // transfer <client number, from 0> <port> <bytes> <times>: one client of the streaming table alone, for profiling.
+    let client = Transfers.Client.allCases[min(max(Int(arguments[1]) ?? 0, 0), Transfers.Client.allCases.count - 1)]
     let start = ContinuousClock.now
     let times = Int(arguments[4]) ?? 1
     for _ in 0..<times {
