@@ -47,7 +47,11 @@ enum AllocationGate {
         Pair(name: "mocked completion", courier: .mocked("completion"), baseline: .mocked("baseline")),
         Pair(name: "mocked async", courier: .mocked("async"), baseline: .mocked("baseline")),
         // A plugin that overrides nothing and says so costs no allocation.
-        Pair(name: "mocked, a plugin with `hooks: []`", courier: .mocked("plugin"), baseline: .mocked("completion")),
+        Pair(
+            name: "mocked, a plugin with `implementedHooks: []`",
+            courier: .mocked("plugin"),
+            baseline: .mocked("completion")
+        ),
         Pair(name: "over URLSession", courier: .loopback(.courierUrlSession), baseline: .loopback(.rawUrlSession)),
         // What any client pays that sees the body as it arrives (to refuse it past a limit): FoundationNetworking
         // hands each delegate callback over as an operation of its own, where `data(for:)` gets one completion.

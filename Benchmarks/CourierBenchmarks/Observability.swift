@@ -7,9 +7,9 @@ import Foundation
 import Tracing
 
 /// What plugins cost, with backends that drop everything, beside the same provider without them, mocked and over
-/// each transport: a plugin of the app's own that overrides nothing and says so (`hooks: []`), one that does not say
-/// (every hook runs, as for a Microya-style subclass), and `MetricsPlugin` with `TracingPlugin`. The cost is
-/// Courier's own, not a backend's.
+/// each transport: a plugin of the app's own that overrides nothing and says so (`implementedHooks: []`), one that
+/// does not say (every hook runs, as for a Microya-style subclass), and `MetricsPlugin` with `TracingPlugin`. The
+/// cost is Courier's own, not a backend's.
 enum Observability {
     /// The plugins of each column.
     enum Setup: CaseIterable {
@@ -30,7 +30,7 @@ enum Observability {
 
     /// A plugin that overrides nothing and says it has no hooks beyond the two that always run.
     final class QuietPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
-        override var hooks: PluginHooks { [] }
+        override var implementedHooks: PluginHooks { [] }
     }
 
     /// A plugin that overrides nothing and does not say so: the pipeline runs every hook.
@@ -75,7 +75,7 @@ enum Observability {
 
 extension Report {
     static func observability(port: Int, duration: Duration) async throws {
-        let columns = "| off | plugin, `hooks: []` | plugin, every hook | metrics + tracing |"
+        let columns = "| off | plugin, `implementedHooks: []` | plugin, every hook | metrics + tracing |"
         print("## Plugins (no-op backends) beside none\n")
         print("| pipeline \(columns) metrics + tracing / off |")
         print("| --- | --- | --- | --- | --- | --- |")

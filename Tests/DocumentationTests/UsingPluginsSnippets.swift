@@ -34,7 +34,7 @@ enum AccountApi: Endpoint {
 
 // snippet: a plugin that says its hooks
 final class ApiVersionPlugin: Plugin<TodoApi>, @unchecked Sendable {
-    override var hooks: PluginHooks { [] }
+    override var implementedHooks: PluginHooks { [] }
 
     override func modifyRequest(_ request: inout URLRequest, endpoint: TodoApi) {
         request.setValue("2", forHTTPHeaderField: "Api-Version")

@@ -59,7 +59,6 @@ extension ApiProvider {
             options: options,
             progress: progress,
             handle: handle,
-            deliveryQueue: .global(),
             completion
         )
         return handle
@@ -71,7 +70,6 @@ extension ApiProvider {
         options: DownloadOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         handle: CancellableRequest,
-        deliveryQueue: DispatchQueue? = nil,
         _ completion: @escaping @Sendable (Result<DownloadedFile, ApiError<EndpointType.ClientErrorType>>) -> Void
     ) {
         let download = FileDownload(destination: destination.standardizedFileURL, options: options)
@@ -80,7 +78,9 @@ extension ApiProvider {
             progress: progress,
             idleTimeout: endpoint.idleTimeout
         )
-        start(endpoint, transfer: plan, handle: handle, transportDeliveryQueue: deliveryQueue) { exchange in
+        // Finished off the transport's thread, which serves other requests meanwhile: the file is moved into place,
+        // an error body decoded, the last progress reported, `didPerformRequest` run.
+        start(endpoint, transfer: plan, handle: handle, transportDeliveryQueue: .global()) { exchange in
             completion(self.finishDownload(exchange, download: download, plan: plan, endpoint: endpoint))
         }
     }

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// between that hook and being handed to the network or the mocks is, although it never left.
 public final class RequestRecorderPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// It records in `willPerformRequest` alone.
-    override public var hooks: PluginHooks { [] }
+    override public var implementedHooks: PluginHooks { [] }
 
     /// One sent request.
     public struct RecordedRequest: Sendable {

@@ -62,9 +62,10 @@ extension ApiProvider {
             _ = handle.finish()
             return deliver(Exchange(request: refusal.request, error: refusal.error))
         }
-        // Plugins' hooks run off the transport's thread, so that a slow hook cannot hold up other requests; a
-        // provider whose plugins have no such hook (e.g. metrics and tracing alone) pays no hop.
-        let deliveryQueue = transportDeliveryQueue ?? (roles.runWhereAnswersArrive ? .global() : nil)
+        // A plugin's `process` runs where answers are handed over, which must not be the transport's thread: a slow
+        // hook would hold up the other requests on it. (`didPerformRequest` runs where the door finishes: the
+        // caller's task or thread, or the queue its door gives.) A provider without such a plugin pays no hop.
+        let deliveryQueue = transportDeliveryQueue ?? (roles.judging.isEmpty ? nil : .global())
         // Only a provider with an observing plugin follows its requests: without one, nothing of this is made.
         let observation = observers.isEmpty ? nil : observe(endpoint, request: built.request)
         let run = RequestRun(

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// ```
 public final class HttpAuthPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// Microya's form changes the request in `modifyRequest`; the others in `prepare`, where they may await or fail.
-    override public var hooks: PluginHooks {
+    override public var implementedHooks: PluginHooks {
         if case .token = credential { [] } else { [.prepare] }
     }
 

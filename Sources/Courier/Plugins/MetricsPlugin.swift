@@ -24,14 +24,16 @@ import FoundationNetworking
 ///
 /// No dimension holds the URL's path or query. A request that cannot be built (``ApiError/invalidRequest(reason:)``)
 /// is refused before it starts and is not counted. Where the plugin sits in the list does not matter: the provider
-/// reports every sending and wait to it, whichever plugin decided them.
+/// reports every sending and wait to it, whichever plugin decided them. The metrics backend is called where each
+/// sending's answer arrives, which may be a transport's own thread serving other requests: it must not block there
+/// (backends made for servers do not).
 ///
 /// ```swift
 /// let provider = ApiProvider<TodoApi>(plugins: [MetricsPlugin()])
 /// ```
 public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
     /// It only observes.
-    override public var hooks: PluginHooks { [] }
+    override public var implementedHooks: PluginHooks { [] }
     private let factory: (any MetricsFactory)?
     private let series = Locked<[MetricSeries.Key: MetricSeries]>([:])
 

@@ -26,7 +26,8 @@ import FoundationNetworking
 /// `willPerformRequest` and `didPerformRequest` come in pairs, whatever happens: a request refused before
 /// `willPerformRequest` (its result is ``ApiError/invalidRequest(reason:)``: the endpoint could not be built, or a
 /// `modifyRequest` change made it invalid) gets neither, every other request gets both, also one cancelled or
-/// failed by a plugin before it was sent. A cancelled sending is not passed to `process`.
+/// failed by a plugin before it was sent (`didPerformRequest` for a plugin whose ``implementedHooks`` include it). A
+/// cancelled sending is not passed to `process`.
 ///
 /// Hooks can be called from any thread, for many requests at once: a subclass that keeps state must guard it
 /// (the built-in plugins do). The class is `@unchecked Sendable` so that Microya-style subclasses keep
@@ -43,16 +44,17 @@ open class Plugin<EndpointType: Endpoint>: @unchecked Sendable {
     /// ``PluginHooks`` for what each hook costs per request):
     /// ```swift
     /// final class ApiVersionPlugin: Plugin<TodoApi>, @unchecked Sendable {
-    ///     override var hooks: PluginHooks { [] }
+    ///     override var implementedHooks: PluginHooks { [] }
     ///
     ///     override func modifyRequest(_ request: inout URLRequest, endpoint: TodoApi) {
     ///         request.setValue("2", forHTTPHeaderField: "Api-Version")
     ///     }
     /// }
     /// ```
-    /// A hook left out of the set is not called, even if the plugin overrides it. The built-in plugins say which
-    /// hooks they have; an instance of `Plugin` itself has none.
-    open var hooks: PluginHooks {
+    /// A hook left out of the set is not called, even if the plugin overrides it: a subclass of a plugin that says
+    /// its hooks, and overrides one more, says so too. The provider reads the set once, when it is made. The
+    /// built-in plugins say which hooks they have; an instance of `Plugin` itself has none.
+    open var implementedHooks: PluginHooks {
         type(of: self) == Plugin<EndpointType>.self ? [] : .all
     }
 

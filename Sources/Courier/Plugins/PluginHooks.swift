@@ -2,8 +2,8 @@
 /// ``Plugin/willPerformRequest(_:endpoint:)``, which always run.
 ///
 /// Swift cannot tell which methods a subclass overrides, so a plugin of the app's own has all three unless it says
-/// otherwise (``Plugin/hooks``). Each costs something per request even when it does nothing: `prepare` and
-/// `process` run in a task each, `process` is handed an ``Attempt`` off the transport's thread, and
+/// otherwise (``Plugin/implementedHooks``). Each costs something per request even when it does nothing: `prepare`
+/// and `process` run in a task each, `process` is handed an ``Attempt`` off the transport's thread, and
 /// `didPerformRequest` is handed an `HTTPURLResponse` (on Linux, FoundationNetworking's initializer copies and
 /// checks every header field). A plugin that says which hooks it has pays only for those.
 public struct PluginHooks: OptionSet, Sendable {
@@ -18,7 +18,7 @@ public struct PluginHooks: OptionSet, Sendable {
     /// ``Plugin/didPerformRequest(urlSessionResult:typedResult:endpoint:)``.
     public static let didPerformRequest = PluginHooks(rawValue: 1 << 2)
 
-    /// Every hook: what a plugin of the app's own has unless it says otherwise.
+    /// All three: what a plugin of the app's own has unless it says otherwise.
     public static let all: PluginHooks = [.prepare, .process, .didPerformRequest]
 }
 
@@ -31,14 +31,9 @@ struct PluginRoles<EndpointType: Endpoint>: Sendable {
     /// Those whose `didPerformRequest` sees the outcome.
     let receivingResults: [Plugin<EndpointType>]
 
-    /// Whether a plugin's own code runs where answers are handed over (`process`, or `didPerformRequest` in a door
-    /// that finishes there): such answers go through a queue of their own, so that a slow hook does not hold up the
-    /// transport's thread and the other requests on it.
-    var runWhereAnswersArrive: Bool { !judging.isEmpty || !receivingResults.isEmpty }
-
     init(_ plugins: [Plugin<EndpointType>]) {
-        preparing = plugins.filter { $0.hooks.contains(.prepare) }
-        judging = plugins.filter { $0.hooks.contains(.process) }
-        receivingResults = plugins.filter { $0.hooks.contains(.didPerformRequest) }
+        preparing = plugins.filter { $0.implementedHooks.contains(.prepare) }
+        judging = plugins.filter { $0.implementedHooks.contains(.process) }
+        receivingResults = plugins.filter { $0.implementedHooks.contains(.didPerformRequest) }
     }
 }

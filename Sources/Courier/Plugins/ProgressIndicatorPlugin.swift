@@ -12,7 +12,7 @@ import FoundationNetworking
 /// short (e.g. `DispatchQueue.main.async { … }`) and do not start a request from inside them.
 public final class ProgressIndicatorPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// It counts in `willPerformRequest` and `didPerformRequest`.
-    override public var hooks: PluginHooks { [.didPerformRequest] }
+    override public var implementedHooks: PluginHooks { [.didPerformRequest] }
 
     private let inFlight = Locked(0)
     private let showIndicator: @Sendable () -> Void

@@ -28,7 +28,7 @@ public final class RequestLoggerPlugin<EndpointType: Endpoint>: Plugin<EndpointT
 {
     /// The closure gets each request in `willPerformRequest`, once; the swift-log line is written in `prepare`,
     /// once per sending.
-    override public var hooks: PluginHooks { lines == nil ? [] : [.prepare] }
+    override public var implementedHooks: PluginHooks { lines == nil ? [] : [.prepare] }
 
     private let logClosure: (@Sendable (URLRequest) -> Void)?
     private let lines: LogLines?

@@ -18,7 +18,7 @@ public final class ResponseLoggerPlugin<EndpointType: Endpoint>: Plugin<Endpoint
 {
     /// The closure gets the request's result in `didPerformRequest`; the swift-log line is written in `process`,
     /// once per answer.
-    override public var hooks: PluginHooks { lines == nil ? [.didPerformRequest] : [.process] }
+    override public var implementedHooks: PluginHooks { lines == nil ? [.didPerformRequest] : [.process] }
 
     private let logClosure: (@Sendable (ApiProvider<EndpointType>.URLSessionResult) -> Void)?
     private let lines: LogLines?

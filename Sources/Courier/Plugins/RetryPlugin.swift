@@ -23,7 +23,7 @@ import FoundationNetworking
 /// ```
 public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// It judges answers in `process` alone.
-    override public var hooks: PluginHooks { [.process] }
+    override public var implementedHooks: PluginHooks { [.process] }
 
     /// The policy the plugin follows.
     public let policy: RetryPolicy

@@ -30,7 +30,7 @@ import FoundationNetworking
 /// ```
 public final class TokenRefreshPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// It sets the token in `prepare` and refreshes it in `process`.
-    override public var hooks: PluginHooks { [.prepare, .process] }
+    override public var implementedHooks: PluginHooks { [.prepare, .process] }
 
     private struct State {
         var token: String?

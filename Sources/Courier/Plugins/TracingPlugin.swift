@@ -28,6 +28,9 @@ import FoundationNetworking
 /// - Plugins' hooks run with the request span's context as `ServiceContext.current`, so that their own spans and a
 ///   logger's metadata provider join the trace.
 ///
+/// The tracer is called where each sending starts and where its answer arrives, which may be a transport's own
+/// thread serving other requests: a tracer must not block there (those made for servers do not).
+///
 /// One tracing plugin per provider. Over AsyncHTTPClient, give the client no tracer of its own (Courier's
 /// `AsyncHTTPClientTransport()` does not), or it adds a second, unparented span per sending.
 ///
@@ -42,9 +45,9 @@ import FoundationNetworking
 /// )
 /// ```
 public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, RequestObserver, @unchecked Sendable {
-    /// It only observes: the trace context goes on each sending through ``willSend(_:observation:)``, without a
+    /// It only observes: the trace context goes on each sending through the request's observation, without a
     /// task for `prepare`.
-    override public var hooks: PluginHooks { [] }
+    override public var implementedHooks: PluginHooks { [] }
     private let configuredTracer: (any Tracer)?
     private let redaction: LogRedaction
 

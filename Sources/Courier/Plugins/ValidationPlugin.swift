@@ -21,7 +21,7 @@ import FoundationNetworking
 /// ```
 public final class ValidationPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @unchecked Sendable {
     /// It judges answers in `process` alone.
-    override public var hooks: PluginHooks { [.process] }
+    override public var implementedHooks: PluginHooks { [.process] }
 
     private let expectation: @Sendable (EndpointType) -> ResponseExpectation?
 

@@ -19,7 +19,7 @@ import FoundationNetworking
 
         init(_ declared: PluginHooks) { self.declared = declared }
 
-        override var hooks: PluginHooks { declared }
+        override var implementedHooks: PluginHooks { declared }
 
         override func modifyRequest(_ request: inout URLRequest, endpoint: TestApi) {
             log.append("modify")
@@ -59,9 +59,9 @@ import FoundationNetworking
     }
 
     @Test func pluginItselfHasNoHooksAndASubclassHasEvery() {
-        #expect(Plugin<TestApi>().hooks == [])
-        #expect(RecordingPlugin("p").hooks == .all)
-        #expect(MetricsPlugin<TestApi>().hooks == [])
+        #expect(Plugin<TestApi>().implementedHooks == [])
+        #expect(RecordingPlugin("p").implementedHooks == .all)
+        #expect(MetricsPlugin<TestApi>().implementedHooks == [])
     }
 
     /// Blocks the thread its hook runs on until the other request has its outcome: over one libcurl engine, that
@@ -74,7 +74,7 @@ import FoundationNetworking
 
         init(_ declared: PluginHooks) { self.declared = declared }
 
-        override var hooks: PluginHooks { declared }
+        override var implementedHooks: PluginHooks { declared }
 
         func blockIfFirst(_ endpoint: TestApi) {
             // A hang guard only: the other request normally arrives in milliseconds.
@@ -96,23 +96,51 @@ import FoundationNetworking
         }
     }
 
-    @Test(arguments: [PluginHooks.process, .didPerformRequest])
-    func aHookThatBlocksDoesNotHoldUpTheTransportsOtherRequests(declared: PluginHooks) async throws {
+    /// A request whose plugin hook blocks, and the door it goes through. It asks for a 404: an error's body is kept
+    /// in memory, not written to a file, so that its outcome comes from the transport's thread.
+    enum BlockedRequest: String, CaseIterable, CustomTestStringConvertible {
+        /// `process` runs where answers are handed over, whatever the door.
+        case processOnTheAsyncDoor
+        /// These doors run `didPerformRequest` where the pipeline hands them the outcome.
+        case didPerformRequestOfAResponseTask
+        case didPerformRequestOfADownloadTask
+        case didPerformRequestOfAnAsyncDownload
+
+        var testDescription: String { rawValue }
+
+        var hook: PluginHooks { self == .processOnTheAsyncDoor ? .process : .didPerformRequest }
+
+        func send(through provider: ApiProvider<TestApi>, file: URL) async {
+            switch self {
+            case .processOnTheAsyncDoor:
+                _ = await provider.response(on: .status(404))
+            case .didPerformRequestOfAResponseTask:
+                _ = await provider.responseTask(on: .status(404), decodeBodyTo: Data.self).result
+            case .didPerformRequestOfADownloadTask:
+                _ = await provider.downloadTask(on: .status(404), to: file).result
+            case .didPerformRequestOfAnAsyncDownload:
+                _ = await provider.download(on: .status(404), to: file)
+            }
+        }
+    }
+
+    @Test(arguments: BlockedRequest.allCases)
+    func aHookThatBlocksDoesNotHoldUpTheTransportsOtherRequests(blocked: BlockedRequest) async throws {
         try await TestServer.withServer { server in
-            let plugin = BlockingPlugin(declared)
+            let plugin = BlockingPlugin(blocked.hook)
             let provider = ApiProvider<TestApi>(
                 baseUrl: server.baseUrl,
                 plugins: [plugin],
                 transport: CurlTransport(engines: 1)
             )
-            // The progress door hands its outcome over where the transport delivers it, then runs
-            // `didPerformRequest`; the `async` door runs that hook in the caller's task.
-            let first = provider.responseTask(on: .status(204), decodeBodyTo: Data.self)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: file) }
+            async let first: Void = blocked.send(through: provider, file: file)
             for await _ in plugin.blocking { break }
             let second = await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self)
             #expect(throws: Never.self) { try second.get() }
             plugin.otherArrived.signal()
-            _ = await first.result
+            await first
             #expect(plugin.waited.events == [true])
         }
     }
