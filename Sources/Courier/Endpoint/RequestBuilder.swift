@@ -104,6 +104,8 @@ enum RequestBuilder {
         return own
     }
 
+    private static let defaultFields = ["Accept": "application/json"]
+
     /// What `URLRequest(url:)` starts with; the session's own timeout applies as well.
     private static let defaultTimeoutInterval: TimeInterval = 60
 
@@ -118,7 +120,9 @@ enum RequestBuilder {
         contentType: String?,
         contentTypeWins: Bool = false
     ) throws(InvalidRequestError) -> [String: String] {
-        var fields = ["Accept": "application/json"]
+        // Shared, not made anew: most requests send the defaults alone.
+        guard contentType != nil || !headers.isEmpty else { return defaultFields }
+        var fields = defaultFields
         if let contentType { fields["Content-Type"] = contentType }
         guard !headers.isEmpty else { return fields }
         var seen: [String: String] = [:]

@@ -49,28 +49,28 @@ extension ApiProvider {
         // Only the plugins' `Attempt` reports times.
         if !roles.judging.isEmpty { run.markSent(at: sentAt) }
         run.observation?.sendingStarted(number, at: sentAt)
-        let judgeAnswer = { @Sendable [self] (exchange: Exchange) in
-            judge(exchange, number: number, sentAt: sentAt, of: run)
-        }
         run.step(request) {
-            send(request, over: carrier(for: run, number: number), timedBy: clock, of: run, judge: judgeAnswer)
+            let transport = carrier(for: run, number: number)
+            guard let plan = run.transfer else {
+                return send(request, over: transport, timedBy: clock, number: number, sentAt: sentAt, of: run)
+            }
+            return sendTransfer(request, plan: plan, over: transport, timedBy: clock, of: run) { [self] exchange in
+                judge(exchange, number: number, sentAt: sentAt, of: run)
+            }
         }
     }
 
-    /// One sending over a carrier: the body collected in memory, or, for a transfer, handed to its receiver.
-    /// - Parameters:
-    ///   - clock: What runs the sending's timers, or `nil` for real time.
-    ///   - judge: Where the answer goes.
+    /// One sending over a carrier, its body collected in memory; the answer goes to ``judge(_:number:sentAt:of:)``
+    /// where outcomes are delivered. (The one closure the transport is given: a request pays for no other.)
+    /// - Parameter clock: What runs the sending's timers, or `nil` for real time.
     private func send(
         _ request: URLRequest,
         over transport: any Transport,
         timedBy clock: (any Scheduler)?,
-        of run: RequestRun<EndpointType>,
-        judge: @escaping @Sendable (Exchange) -> Void
+        number: Int,
+        sentAt: ContinuousClock.Instant,
+        of run: RequestRun<EndpointType>
     ) -> @Sendable () -> Void {
-        if let plan = run.transfer {
-            return sendTransfer(request, plan: plan, over: transport, timedBy: clock, of: run, judge: judge)
-        }
         var options = TransportOptions(
             bodyFile: run.bodyFile?.url,
             timeout: run.endpoint.timeout,
@@ -79,8 +79,10 @@ extension ApiProvider {
             scheduler: clock
         )
         options.measuresTimings = run.observation != nil
-        return transport.send(request, options: options) { answer in
-            run.handOver(Exchange(request: request, answer: answer), to: judge)
+        return transport.send(request, options: options) { [self] answer in
+            let exchange = Exchange(request: request, answer: answer)
+            guard let queue = run.deliveryQueue else { return judge(exchange, number: number, sentAt: sentAt, of: run) }
+            queue.async { self.judge(exchange, number: number, sentAt: sentAt, of: run) }
         }
     }
 

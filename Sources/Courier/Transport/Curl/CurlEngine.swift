@@ -36,12 +36,8 @@ final class CurlEngine: @unchecked Sendable {
     private var threadStarted = false
     /// Guarded by `lock`: the thread has ended and freed the multi handle.
     private var ended = false
-    /// Guarded by `lock`: easy handles of ended exchanges, reset, for the next ones (making one allocates and sets
-    /// up several kilobytes); those that keep cookies apart, since libcurl's cookie engine stays on in a handle once
-    /// it has been switched on.
-    private var spareHandles: [UnsafeMutableRawPointer] = []
-    private var spareCookieHandles: [UnsafeMutableRawPointer] = []
-    private static let mostSpareHandles = 64
+    /// Handles and header lists for the next exchanges.
+    private let spares = CurlSpares()
     /// The transport's cookies, shared with its other engines; freed with the last of them, after every handle that
     /// joined them was cleaned up (an exchange holds its engine until its handle has come back).
     private let cookieJar: CurlCookieJar?
@@ -80,27 +76,19 @@ final class CurlEngine: @unchecked Sendable {
         return CurlEngine(multi: multi, cookieJar: cookieJar, name: name)
     }
 
-    /// An easy handle for a new exchange on this engine, one that keeps cookies or one that never has: a spare one,
-    /// or a new one; `nil` when libcurl cannot make one.
-    func easyHandle(keepingCookies: Bool) -> UnsafeMutableRawPointer? {
-        lock.withLock { keepingCookies ? spareCookieHandles.popLast() : spareHandles.popLast() } ?? curl_easy_init()
+    /// An easy handle for a new exchange on this engine, one that keeps cookies or one that never has.
+    func easyHandle(keepingCookies: Bool) -> CurlHandle? {
+        spares.handle(keepingCookies: keepingCookies)
     }
 
-    /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
-    func recycle(_ easy: UnsafeMutableRawPointer, keepingCookies: Bool) {
-        curl_easy_reset(easy)
-        let kept = lock.withLock {
-            guard !ended else { return false }
-            if keepingCookies {
-                guard spareCookieHandles.count < Self.mostSpareHandles else { return false }
-                spareCookieHandles.append(easy)
-            } else {
-                guard spareHandles.count < Self.mostSpareHandles else { return false }
-                spareHandles.append(easy)
-            }
-            return true
-        }
-        if !kept { curl_easy_cleanup(easy) }
+    /// Takes back the handle of an exchange that has ended (or never started).
+    func recycle(_ handle: CurlHandle, keepingCookies: Bool) {
+        spares.recycle(handle, keepingCookies: keepingCookies)
+    }
+
+    /// The header lists for a request's `fields`, shared with the requests before it when they had the same.
+    func headerLists(for fields: [String: String], hasBody: Bool) -> CurlHeaderLists {
+        spares.headerLists(for: fields, hasBody: hasBody)
     }
 
     /// Hands `command` to the engine's thread, starting the thread with the first start; `false` once the engine
@@ -146,23 +134,25 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Frees the multi handle and the spare handles: the engine runs nothing, and no start is taken any more.
     private func end() {
-        let spares = lock.withLock {
+        lock.withLock {
             ended = true
             curl_multi_cleanup(multi)
-            defer { (spareHandles, spareCookieHandles) = ([], []) }
-            return spareHandles + spareCookieHandles
         }
-        for easy in spares { curl_easy_cleanup(easy) }
+        spares.close()
     }
 
     private func run() {
         var stillRunning: Int32 = 0
+        // Swapped with the posted commands under the lock, emptied here: neither array is copied, so taking the
+        // commands allocates nothing.
+        var taken: [Command] = []
         while true {
-            let (taken, ending) = lock.withLock { () -> ([Command], Bool) in
-                defer { commands.removeAll(keepingCapacity: true) }
-                return (commands, closing)
+            let ending = lock.withLock { () -> Bool in
+                swap(&commands, &taken)
+                return closing
             }
             for command in taken { carry(out: command) }
+            taken.removeAll(keepingCapacity: true)
             if ending, running.isEmpty {
                 // What is still posted can only be stops and read-ons of exchanges that have ended: starts are refused
                 // once closing.
@@ -221,7 +211,7 @@ final class CurlEngine: @unchecked Sendable {
         var idle: [CurlSending] = []
         for exchange in running.values
         where exchange.idleLimit > 0 && now - min(exchange.lastActivity, now) >= exchange.idleLimit
-            && !exchange.sendWaits && !exchange.pause.isWaiting
+            && !exchange.sendWaits && !(exchange.pause?.isWaiting ?? false)
         {
             idle.append(exchange)
         }

@@ -15,10 +15,10 @@ enum CurlRedirects {
         method == "GET" || method == "HEAD"
     }
 
-    static func follows(statusCode: Int, fields: [String: String]) -> Bool {
+    static func follows(statusCode: Int, location: @autoclosure () -> String?) -> Bool {
         guard (300..<400).contains(statusCode), statusCode != 304 else { return false }
         // libcurl passes over an empty `Location`: the 3xx is then the answer.
-        guard let location = HeaderFields.field("Location", in: fields) else { return false }
+        guard let location = location() else { return false }
         return !location.allSatisfy { $0 == " " || $0 == "\t" }
     }
 

@@ -32,10 +32,10 @@ extension CurlSending {
         var valueStart = colon + 1
         while valueStart < end, Self.isBlank(line[valueStart]) { valueStart += 1 }
         while end > valueStart, Self.isBlank(line[end - 1]) { end -= 1 }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<end]), as: UTF8.self)
-        // As URLSession does: repeated fields joined with commas.
-        HeaderFields.add(value, named: name, to: &fields)
+        fields.append(
+            name: UnsafeRawBufferPointer(rebasing: line[..<colon]),
+            value: UnsafeRawBufferPointer(rebasing: line[valueStart..<end])
+        )
         return true
     }
 
@@ -50,8 +50,7 @@ extension CurlSending {
 
     /// `HTTP/1.1 200 OK`: the version and the three digits of the status (libcurl has checked the line's form).
     private func readStatusLine(_ line: UnsafeRawBufferPointer) {
-        // Room for a usual answer's fields at once, rather than growing three times on the way.
-        fields = Dictionary(minimumCapacity: 8)
+        fields.removeAll()
         let space = line.firstIndex(of: UInt8(ascii: " ")) ?? line.count
         let version = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<space]), as: UTF8.self)
         httpVersion = version == "HTTP/2" ? "HTTP/2.0" : version
@@ -68,7 +67,7 @@ extension CurlSending {
     /// a redirect that libcurl or the exchange's chain follows, is passed over.
     private func headEnded() -> Bool {
         if (100..<200).contains(statusCode) { return true }
-        if CurlRedirects.follows(statusCode: statusCode, fields: fields) {
+        if CurlRedirects.follows(statusCode: statusCode, location: field("Location")) {
             // libcurl follows those of a `GET` or a `HEAD`, which have no body to send again.
             if !libcurlFollowsRedirects {
                 redirect = CurlRedirect(statusCode: statusCode, location: field("Location") ?? "")
@@ -86,9 +85,13 @@ extension CurlSending {
                 throw MalformedResponse.error(problem, url: url)
             }
             if let receiver {
-                try receiver.receiveHead(statusCode: statusCode, headerFields: fields)
+                try receiver.receiveHead(statusCode: statusCode, headerFields: fields.headerFields)
             } else {
-                try body.expect(announced: HeaderFields.contentLength(in: fields), isHead: isHead)
+                let length = HeaderFields.announcedLength(
+                    contentLength: field("Content-Length"),
+                    contentEncoding: field("Content-Encoding")
+                )
+                try body.expect(announced: length, isHead: isHead)
             }
             return true
         } catch {
@@ -98,7 +101,7 @@ extension CurlSending {
     }
 
     private func field(_ name: String) -> String? {
-        HeaderFields.field(name, in: fields)
+        fields.value(of: name)
     }
 }
 #endif

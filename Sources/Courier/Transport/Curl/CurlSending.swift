@@ -10,15 +10,18 @@ import FoundationNetworking
 
 /// One request on a ``CurlEngine``: its easy handle and what libcurl's callbacks gather of the answer.
 ///
-/// Unchecked: everything but ``pause``, ``outcomeDelivery`` and `loadHeld` is touched only by the engine's thread
+/// Unchecked: everything but ``pause``, `completion` and `loadHeld` is touched only by the engine's thread
 /// (libcurl calls the callbacks from `curl_multi_perform` there), or before the exchange is handed to it.
 final class CurlSending: @unchecked Sendable {
-    let easy: UnsafeMutableRawPointer
+    let handle: CurlHandle
+    var easy: UnsafeMutableRawPointer { handle.easy }
     let engine: CurlEngine
     let url: URL
     let isHead: Bool
     let receiver: (any ResponseBodyReceiver)?
-    let outcomeDelivery: DeliverOnce
+    /// The caller's completion, run once (``deliver(_:)``); kept here rather than in a ``DeliverOnce``, which would
+    /// be one more allocation per request.
+    private let completion: Mutex<TakeOnce<@Sendable (Result<TransportResponse, any Error>) -> Void>>
     /// Whether the exchange still counts in its engine's load (``releaseLoad()``).
     private let loadHeld = Atomic<Bool>(true)
     /// Whether the answer carries the sending's timings.
@@ -36,16 +39,13 @@ final class CurlSending: @unchecked Sendable {
     var sendWaits = false
 
     /// Kept alive while the handle may use them: libcurl does not copy a header list.
-    var headerList: UnsafeMutablePointer<curl_slist>?
-    var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
+    var headerLists: CurlHeaderLists?
     var requestBody: CurlRequestBody?
-    /// Where libcurl writes the words of a failure (`CURLOPT_ERRORBUFFER`).
-    let errorWords = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     // What the callbacks gather.
     var statusCode = 0
     var httpVersion = "HTTP/1.1"
-    var fields: [String: String] = [:]
+    var fields = CurlHeadFields()
     /// Whether libcurl follows this request's redirects; else the exchange ends with the first as a ``CurlRedirect``
     /// for its ``CurlRedirectChain`` to follow.
     var libcurlFollowsRedirects = true
@@ -62,11 +62,12 @@ final class CurlSending: @unchecked Sendable {
 
     private var uploaded: Int64 = 0
 
-    /// Whether the receiver has asked for the next part: shared with whichever thread it asks from.
-    let pause = CurlPause()
+    /// Whether the receiver has asked for the next part: shared with whichever thread it asks from. Only an exchange
+    /// with a receiver has one.
+    let pause: CurlPause?
 
     init(
-        easy: UnsafeMutableRawPointer,
+        handle: CurlHandle,
         engine: CurlEngine,
         url: URL,
         isHead: Bool,
@@ -76,7 +77,7 @@ final class CurlSending: @unchecked Sendable {
         idleLimit: TimeInterval,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
-        self.easy = easy
+        self.handle = handle
         self.engine = engine
         self.url = url
         self.isHead = isHead
@@ -86,13 +87,9 @@ final class CurlSending: @unchecked Sendable {
         measuresTimings = options.measuresTimings
         self.uploadSize = uploadSize
         self.idleLimit = idleLimit > 0 && idleLimit < 1e9 ? UInt64(idleLimit * 1e9) : 0
-        outcomeDelivery = DeliverOnce(completion)
+        self.completion = Mutex(TakeOnce(completion))
+        pause = options.responseBodyReceiver == nil ? nil : CurlPause()
         body = BodyCollector(limit: options.maximumResponseBodySize)
-        errorWords.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-    }
-
-    deinit {
-        errorWords.deallocate()
     }
 
     /// Counts the exchange out of its engine's load, once: when its outcome is delivered, or its cancel is.
@@ -100,18 +97,36 @@ final class CurlSending: @unchecked Sendable {
         if loadHeld.exchange(false, ordering: .relaxed) { engine.release() }
     }
 
+    /// The caller's cancel, from any thread: the completion gets `URLError(.cancelled)` at once, unless it has run,
+    /// and the engine stops the exchange.
+    func cancel() {
+        // Out of the engine's load before the caller hears of the cancel: a request it sends next must find the
+        // engine as free as it now is.
+        releaseLoad()
+        guard deliver(.failure(URLError(.cancelled))) else { return }
+        engine.post(.stop(self, because: URLError(.cancelled)))
+    }
+
     /// Hands `result` to the caller unless a cancel did first, and gives the handle back: called once,
     /// after the handle has left the multi handle (on the engine's thread) or before it joined it.
     func end(with result: Result<TransportResponse, any Error>) {
         releaseLoad()
-        engine.recycle(easy, keepingCookies: keepsCookies)
-        curl_slist_free_all(headerList)
-        curl_slist_free_all(proxyHeaderList)
-        headerList = nil
-        proxyHeaderList = nil
+        engine.recycle(handle, keepingCookies: keepsCookies)
+        headerLists = nil
         requestBody?.close()
         requestBody = nil
-        outcomeDelivery.deliver(result)
+        // What was collected is the answer's now: a cancel action kept after the end holds nothing of it.
+        body = BodyCollector(limit: 0)
+        deliver(result)
+    }
+
+    /// Runs the completion with `result` unless it has run already.
+    /// - Returns: Whether this call ran it.
+    @discardableResult
+    func deliver(_ result: Result<TransportResponse, any Error>) -> Bool {
+        guard let completion = completion.withLock({ $0.take() }) else { return false }
+        completion(result)
+        return true
     }
 
     // MARK: Callbacks, on the engine's thread
@@ -127,7 +142,7 @@ final class CurlSending: @unchecked Sendable {
             redirectBodyBytes += part.count
             return redirectBodyBytes <= Self.mostRedirectBodyBytes ? part.count : 0
         }
-        guard let receiver else {
+        guard let receiver, let pause else {
             do {
                 try body.append(contentsOf: part)
                 return part.count
@@ -207,39 +222,6 @@ final class CurlSending: @unchecked Sendable {
         guard count != uploaded, let uploadProgress else { return }
         uploaded = count
         uploadProgress(count, uploadSize)
-    }
-
-    // MARK: The outcome
-
-    /// What the exchange ended with, by libcurl's code.
-    func outcome(of code: CURLcode) -> Result<TransportResponse, any Error> {
-        if let stopReason { return .failure(stopReason) }
-        // Its body read whole, or cut off past the size kept for one (libcurl's write error).
-        if let redirect, code == CURLE_OK || code == CURLE_WRITE_ERROR { return .failure(redirect) }
-        guard code == CURLE_OK else {
-            return .failure(CurlErrors.error(for: code, of: self))
-        }
-        guard headTaken else { return .failure(URLError(.badServerResponse)) }
-        // The URL asked for, unless libcurl followed a redirect: parsing libcurl's copy of it costs every request.
-        var redirects = 0
-        _ = courier_curl_info_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
-        var effective: UnsafePointer<CChar>?
-        if redirects > 0 { _ = courier_curl_info_string(easy, CURLINFO_EFFECTIVE_URL, &effective) }
-        let finalUrl = effective.flatMap { URL(string: String(cString: $0)) } ?? url
-        var response = TransportResponse(
-            url: finalUrl,
-            statusCode: statusCode,
-            httpVersion: httpVersion,
-            headerFields: fields,
-            body: receiver == nil ? body.body : Data()
-        )
-        if measuresTimings { response.timings = timings }
-        return .success(response)
-    }
-
-    /// libcurl's words for the failure, or "" when it gave none.
-    var failureWords: String {
-        String(cString: errorWords)
     }
 }
 #endif

@@ -21,7 +21,13 @@ enum CurlSetup {
         return nil
     }
 
-    static func configure(_ exchange: CurlSending, for request: URLRequest, method: String, tls: TlsOptions?) throws {
+    /// - Parameter fields: The request's header fields, read once by the caller.
+    static func configure(
+        _ exchange: CurlSending,
+        fields: [String: String],
+        method: String,
+        tls: TlsOptions?
+    ) throws {
         let easy = exchange.easy
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         var failed = CURLE_OK
@@ -56,9 +62,11 @@ enum CurlSetup {
         if exchange.keepsCookies, let share = exchange.engine.cookieShare {
             // The transport's one jar, switched on without a file to read: cookies live as long as the transport.
             _ = courier_curl_set_pointer(easy, CURLOPT_SHARE, share)
-            set(CURLOPT_COOKIEFILE, "")
+            // A handle that kept cookies before has its cookie engine on still (a reset leaves it on); switching it
+            // on again would add one more empty file to read, two allocations each request.
+            if !exchange.handle.cookieEngineOn { set(CURLOPT_COOKIEFILE, "") }
         }
-        _ = courier_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorWords)
+        _ = courier_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.handle.errorWords)
         _ = courier_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, headerLine)
         _ = courier_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
         _ = courier_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, bodyPart)
@@ -88,13 +96,12 @@ enum CurlSetup {
             _ = courier_curl_set_progress_callback(easy, progress)
             _ = courier_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
         }
-        let (serverFields, proxyFields) = headerLists(of: request, hasBody: body != nil)
-        exchange.headerList = serverFields
-        exchange.proxyHeaderList = proxyFields
-        _ = courier_curl_set_pointer(easy, CURLOPT_HTTPHEADER, serverFields)
+        let lists = exchange.engine.headerLists(for: fields, hasBody: body != nil)
+        exchange.headerLists = lists
+        _ = courier_curl_set_pointer(easy, CURLOPT_HTTPHEADER, lists.server)
         // Fields for a proxy go to the proxy alone: libcurl would carry them to every host a redirect leads to.
         set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE))
-        _ = courier_curl_set_pointer(easy, CURLOPT_PROXYHEADER, proxyFields)
+        _ = courier_curl_set_pointer(easy, CURLOPT_PROXYHEADER, lists.proxy)
         if exchange.isSecure {
             // Many requests starting at once wait for the first connection's ALPN, to share it over HTTP/2.
             set(CURLOPT_PIPEWAIT, 1)
@@ -105,40 +112,6 @@ enum CurlSetup {
                 reason: "libcurl refused the request: \(String(cString: curl_easy_strerror(failed)))"
             )
         }
-    }
-
-    /// The request's header fields as libcurl's lists, for the server (with URLSession's `User-Agent` when it has
-    /// none) and for a proxy (`Proxy-Authorization`), without the fields libcurl would add of its own accord
-    /// (`Expect: 100-continue` before a body, a form `Content-Type` for a body without one).
-    private static func headerLists(
-        of request: URLRequest,
-        hasBody: Bool
-    ) -> (server: UnsafeMutablePointer<curl_slist>?, proxy: UnsafeMutablePointer<curl_slist>?) {
-        let fields = request.allHTTPHeaderFields ?? [:]
-        var serverLines: [String] = []
-        var proxyLines: [String] = []
-        for (name, value) in fields {
-            let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
-            if name.lowercased() == "proxy-authorization" { proxyLines.append(line) } else { serverLines.append(line) }
-        }
-        let names = Set(fields.keys.map { $0.lowercased() })
-        if !names.contains("expect") { serverLines.append("Expect:") }
-        if hasBody, !names.contains("content-type") { serverLines.append("Content-Type:") }
-        var serverList = list(of: serverLines)
-        if !names.contains("user-agent") {
-            // What URLSession sends on Linux, which some APIs require. A line of the list rather than libcurl's
-            // `CURLOPT_USERAGENT`, which copies the text and formats a line of its own: four allocations, not two.
-            serverList = CurlLibrary.userAgentLine.withCString { curl_slist_append(serverList, $0) }
-        }
-        return (serverList, list(of: proxyLines))
-    }
-
-    private static func list(of lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines {
-            list = line.withCString { curl_slist_append(list, $0) }
-        }
-        return list
     }
 
     // MARK: Callbacks

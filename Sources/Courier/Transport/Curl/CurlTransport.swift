@@ -100,14 +100,9 @@ public final class CurlTransport: Transport {
             exchange.end(with: .failure(URLError(.cancelled)))
             return {}
         }
-        return { [weak exchange] in
-            guard let exchange else { return }
-            // Out of the engine's load before the caller hears of the cancel: a request it sends next must find the
-            // engine as free as it now is.
-            exchange.releaseLoad()
-            guard exchange.outcomeDelivery.deliver(.failure(URLError(.cancelled))) else { return }
-            engine.post(.stop(exchange, because: URLError(.cancelled)))
-        }
+        // The exchange alone is captured, strongly: such a closure needs no allocation of its own, where a weak
+        // capture made two. Once ended, the exchange holds nothing of the answer (`CurlSending.end(with:)`).
+        return { [exchange] in exchange.cancel() }
     }
 
     /// An exchange for `request` on `engine`, set up but not started, or `nil` when it failed already (`completion`
@@ -123,10 +118,12 @@ public final class CurlTransport: Transport {
     ) -> CurlSending? {
         // A request with a `Cookie` field of its own is sent with that alone: libcurl would add a second one. One
         // that asks URLSession's way not to handle cookies (`httpShouldHandleCookies`) neither sends nor keeps any.
+        // The fields are read once: on Linux each read of them, or of one of them, searches and copies.
+        let fields = request.allHTTPHeaderFields ?? [:]
         let keepsCookies =
             request.httpShouldHandleCookies && engine.cookieShare != nil
-            && request.value(forHTTPHeaderField: "Cookie") == nil
-        guard let url = request.url, let easy = engine.easyHandle(keepingCookies: keepsCookies) else {
+            && !fields.keys.contains { HeaderFields.sameName($0, "Cookie") }
+        guard let url = request.url, let handle = engine.easyHandle(keepingCookies: keepsCookies) else {
             engine.release()
             completion(.failure(URLError(.unknown)))
             return nil
@@ -135,13 +132,13 @@ public final class CurlTransport: Transport {
         do {
             body = try CurlSetup.body(of: request, options: options)
         } catch {
-            engine.recycle(easy, keepingCookies: keepsCookies)
+            engine.recycle(handle, keepingCookies: keepsCookies)
             engine.release()
             completion(.failure(error))
             return nil
         }
         let exchange = CurlSending(
-            easy: easy,
+            handle: handle,
             engine: engine,
             url: url,
             isHead: method == "HEAD",
@@ -154,7 +151,7 @@ public final class CurlTransport: Transport {
         exchange.requestBody = body
         exchange.libcurlFollowsRedirects = libcurlFollowsRedirects
         do {
-            try CurlSetup.configure(exchange, for: request, method: method, tls: options.tls ?? tls)
+            try CurlSetup.configure(exchange, fields: fields, method: method, tls: options.tls ?? tls)
         } catch {
             exchange.end(with: .failure(error))
             return nil

@@ -1,0 +1,34 @@
+#if canImport(CCourierCurl)
+import CLibcurl
+
+/// An easy handle and the buffer libcurl writes its words for a failure into: made together, kept together among an
+/// engine's spare handles, freed together, so that an exchange allocates neither.
+struct CurlHandle: @unchecked Sendable {
+    let easy: UnsafeMutableRawPointer
+    /// `CURLOPT_ERRORBUFFER`'s room, cleared for each exchange. Read only on the engine's thread, before the handle
+    /// goes back to the spares.
+    let errorWords: UnsafeMutablePointer<CChar>
+    /// Whether the handle has served an exchange that kept cookies: libcurl's cookie engine stays on in it then.
+    var cookieEngineOn = false
+
+    private static let errorRoom = Int(CURL_ERROR_SIZE) + 1
+
+    /// A new handle, or `nil` when libcurl cannot make one.
+    static func make() -> CurlHandle? {
+        guard let easy = curl_easy_init() else { return nil }
+        let words = UnsafeMutablePointer<CChar>.allocate(capacity: errorRoom)
+        words.initialize(repeating: 0, count: errorRoom)
+        return CurlHandle(easy: easy, errorWords: words)
+    }
+
+    /// Clears the words of the exchange before: libcurl writes them only when a transfer fails.
+    func clearErrorWords() {
+        errorWords[0] = 0
+    }
+
+    func cleanup() {
+        curl_easy_cleanup(easy)
+        errorWords.deallocate()
+    }
+}
+#endif
