@@ -40,6 +40,12 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// The plugins by the hooks they have: a hook that no plugin has is not run.
     let roles: PluginRoles<EndpointType>
 
+    /// The hooks some plugin has, and whether there is any plugin or answer step: what each request asks first.
+    /// Plain values, since asking a generic array whether it is empty costs the runtime two lookups of its type.
+    let pluginHooks: PluginHooks
+    let hasPlugins: Bool
+    let hasAnswerSteps: Bool
+
     /// The plugins that follow each request (metrics, tracing, logging); empty, the pipeline makes no observation.
     let observers: [any RequestObserver]
 
@@ -52,6 +58,17 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     /// What times the requests (an endpoint's timeout, a download's or a stream's), or `nil` for real time.
     let scheduler: (any Scheduler)?
 
+    /// What runs a request's timers, or `nil` for real time (``clock(of:scheduler:)``).
+    let clock: (any Scheduler)?
+
+    /// The scheduler whose clock a mocked answer's delay counts on, or `nil` when the mocks answer without a delay or
+    /// the network answers. Read here rather than from ``carrier`` on each request: a generic enum's payload costs
+    /// the runtime a lookup of its type each time it is read.
+    let mockDelayClock: (any Scheduler)?
+
+    /// Whether mocks answer the requests, read once for the same reason.
+    let isMocked: Bool
+
     /// Steps in front of the carrier that may answer without it or change its answer (see ``AnswerStep``).
     let answerSteps: [any AnswerStep<EndpointType>]
 
@@ -62,10 +79,8 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     let baseUrls = BaseUrlCache()
 
     /// The transport carrying this provider's requests, or `nil` when mocks answer them.
-    public var transport: (any Transport)? {
-        guard case .network(let transport) = carrier else { return nil }
-        return transport
-    }
+    // Kept apart from `carrier`, whose generic payload would cost each request a lookup of its type.
+    public let transport: (any Transport)?
 
     /// The mocking behavior answering this provider's requests, or `nil` when they go to the network.
     public var mockingBehavior: MockingBehavior<EndpointType>? {
@@ -182,12 +197,23 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
         self.configuredBaseUrl = Locked(baseUrl)
         self.plugins = plugins
         self.roles = PluginRoles(plugins)
+        pluginHooks = roles.hooks
+        hasPlugins = !plugins.isEmpty
         self.observers = plugins.compactMap { $0 as? any RequestObserver }.filter(\.isObserving)
         self.observersNameRequests = observers.contains { $0.namesRequests }
         self.carrier = carrier
         self.cache = cache
+        clock = Self.clock(of: carrier, scheduler: scheduler)
+        if case .network(let network) = carrier { transport = network } else { transport = nil }
+        isMocked = transport == nil
+        if case .mocks(let behavior) = carrier, behavior.delay != nil {
+            mockDelayClock = behavior.scheduler
+        } else {
+            mockDelayClock = nil
+        }
         // The cache first: what it answers, no other step needs to see. Its entries age on the requests' clock.
-        let clock = Self.clock(of: carrier, scheduler: scheduler) ?? DispatchQueueScheduler.realTime
-        self.answerSteps = (cache.map { [CacheStep(cache: $0, clock: clock)] } ?? []) + answerSteps
+        let cacheClock = clock ?? DispatchQueueScheduler.realTime
+        self.answerSteps = (cache.map { [CacheStep(cache: $0, clock: cacheClock)] } ?? []) + answerSteps
+        hasAnswerSteps = !self.answerSteps.isEmpty
     }
 }

@@ -8,15 +8,8 @@ extension ApiProvider {
     /// The one place that tells the network and the mocks apart: what carries sending number `number` of `run`,
     /// behind the provider's answer steps.
     func carrier(for run: RequestRun<EndpointType>, number: Int) -> any Transport {
-        var transport: any Transport
-        switch carrier {
-        case .network(let network):
-            transport = network
-        case .mocks(let behavior):
-            // A mocked answer's delay counts from the request's start, not from a retry's.
-            let startedAt = number == 1 ? run.mockClockAtStart : nil
-            transport = MockTransport(behavior: behavior, endpoint: run.endpoint, startedAt: startedAt)
-        }
+        // The network's transport without reading `carrier`, whose generic payload costs a lookup of its type.
+        var transport = self.transport ?? mocks(for: run, number: number)
         if run.transfer?.requestBody != nil, !(transport is any RequestBodyStreaming) {
             transport = BodyReadingTransport(next: transport)
         }
@@ -26,17 +19,29 @@ extension ApiProvider {
         if run.transfer == nil, let timeout = run.endpoint.timeout {
             transport = TimedTransport(next: transport, timeout: timeout, receiver: nil)
         }
-        for step in answerSteps.reversed() {
-            transport = SteppedTransport(step: step, endpoint: run.endpoint, next: transport)
+        if hasAnswerSteps {
+            for step in answerSteps.reversed() {
+                transport = SteppedTransport(step: step, endpoint: run.endpoint, next: transport)
+            }
         }
         return transport
     }
 
+    /// What answers sending number `number` of `run` on a provider the mocks answer.
+    private func mocks(for run: RequestRun<EndpointType>, number: Int) -> any Transport {
+        switch carrier {
+        case .network(let network):
+            return network
+        case .mocks(let behavior):
+            // A mocked answer's delay counts from the request's start, not from a retry's.
+            let startedAt = number == 1 ? run.mockClockAtStart : nil
+            return MockTransport(behavior: behavior, endpoint: run.endpoint, startedAt: startedAt)
+        }
+    }
+
     /// What runs a request's timers (timeouts, retry waits without a scheduler of their own), or `nil` for real
     /// time: the provider's scheduler over the network, the behavior's for the mocks, whose answers come on that
-    /// scheduler's time.
-    var clock: (any Scheduler)? { Self.clock(of: carrier, scheduler: scheduler) }
-
+    /// scheduler's time. Kept as the provider's `clock`, read once.
     static func clock(of carrier: Carrier, scheduler: (any Scheduler)?) -> (any Scheduler)? {
         switch carrier {
         case .network: scheduler

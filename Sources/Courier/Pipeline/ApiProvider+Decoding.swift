@@ -12,9 +12,9 @@ extension ApiProvider {
         endpoint: EndpointType
     ) -> TypedResult<ResultType> {
         let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
-        guard !plugins.isEmpty else { return typedResult }
-        let receiving = roles.receivingResults
-        if !receiving.isEmpty {
+        guard hasPlugins else { return typedResult }
+        if pluginHooks.contains(.didPerformRequest) {
+            let receiving = roles.receivingResults
             let urlSessionResult: URLSessionResult = (exchange.data, exchange.response, exchange.error)
             exchange.observation.bound {
                 for plugin in receiving {

@@ -14,8 +14,8 @@ extension ApiProvider {
         if let observation = run.observation, let failure = observation.prepareSending(&request) {
             return run.finish(Exchange(request: request, error: failure))
         }
+        guard pluginHooks.contains(.prepare) else { return send(request, number: number, of: run) }
         let preparing = roles.preparing
-        guard !preparing.isEmpty else { return send(request, number: number, of: run) }
         run.step {
             let cancelHooks = HookTask.start { [self, request] in
                 let prepared: URLRequest? = await run.observation.bound {
@@ -47,7 +47,7 @@ extension ApiProvider {
     private func send(_ request: URLRequest, number: Int, of run: RequestRun<EndpointType>) {
         let sentAt = ContinuousClock.now
         // Only the plugins' `Attempt` reports times.
-        if !roles.judging.isEmpty { run.markSent(at: sentAt) }
+        if pluginHooks.contains(.process) { run.markSent(at: sentAt) }
         run.observation?.sendingStarted(number, at: sentAt)
         run.step(request) {
             let transport = carrier(for: run, number: number)
@@ -95,8 +95,8 @@ extension ApiProvider {
     ) {
         run.observation?.sendingEnded(number, exchange: exchange)
         // A cancelled sending is the request's end; there is nothing for the plugins to judge.
+        guard pluginHooks.contains(.process), !run.handle.isCancelled else { return run.finish(exchange) }
         let judging = roles.judging
-        guard !judging.isEmpty, !run.handle.isCancelled else { return run.finish(exchange) }
         let attempt = run.attempt(number, sent: exchange.request ?? run.request, at: sentAt, answer: exchange)
         run.step(exchange.request) {
             let cancelHooks = HookTask.start { [self] in

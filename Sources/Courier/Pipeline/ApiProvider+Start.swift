@@ -48,13 +48,11 @@ extension ApiProvider {
     ) {
         // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
         // test advancing the scheduler from another thread) is not added to it.
-        let mocks = mockingBehavior
-        var mockClockAtStart: Duration?
-        if let mocks, mocks.delay != nil { mockClockAtStart = mocks.scheduler.now }
+        let mockClockAtStart = mockDelayClock?.now
         let built: RequestBuilder.Built
         // A mocked request never reaches a transport: its body stays in memory, where mocks and plugins can see it,
         // and no temporary file is written that nothing would read.
-        let purpose: RequestBuilder.Purpose = mocks == nil ? .sending : .inspecting
+        let purpose: RequestBuilder.Purpose = isMocked ? .inspecting : .sending
         switch prepare(endpoint, method: method, headers: transfer?.headers ?? [:], purpose: purpose) {
         case .success(let prepared): built = prepared
         case .failure(let refusal):
@@ -65,7 +63,7 @@ extension ApiProvider {
         // A plugin's `process` runs where answers are handed over, which must not be the transport's thread: a slow
         // hook would hold up the other requests on it. (`didPerformRequest` runs where the door finishes: the
         // caller's task or thread, or the queue its door gives.) A provider without such a plugin pays no hop.
-        let deliveryQueue = transportDeliveryQueue ?? (roles.judging.isEmpty ? nil : .global())
+        let deliveryQueue = transportDeliveryQueue ?? (pluginHooks.contains(.process) ? .global() : nil)
         // Only a provider with an observing plugin follows its requests: without one, nothing of this is made.
         let observation = observers.isEmpty ? nil : observe(endpoint, request: built.request)
         let run = RequestRun(
@@ -73,15 +71,15 @@ extension ApiProvider {
             built: built,
             handle: handle,
             // A mocked answer is delivered where its scheduler runs it.
-            deliveryQueue: mocks == nil ? deliveryQueue : nil,
+            deliveryQueue: isMocked ? nil : deliveryQueue,
             observation: observation,
             transfer: transfer,
-            followsAttempts: !roles.judging.isEmpty,
+            followsAttempts: pluginHooks.contains(.process),
             mockClockAtStart: mockClockAtStart,
             deliver: deliver
         )
         if let observation { observation.began() }
-        if !plugins.isEmpty {
+        if hasPlugins {
             observation.bound {
                 for plugin in plugins {
                     plugin.willPerformRequest(built.request, endpoint: endpoint)
@@ -103,14 +101,6 @@ extension ApiProvider {
         )
     }
 
-    /// A request that could not be built, or that a plugin's change made invalid.
-    struct Refusal: Error {
-        /// The request as the plugins left it, or `nil` when it could not be built at all.
-        let request: URLRequest?
-        let error: InvalidRequestError
-        let bodyFile: RequestBuilder.BodyFile?
-    }
-
     /// Builds the request for `endpoint` and lets every plugin modify it: what is sent, and what
     /// ``urlRequest(for:)`` shows. The header check runs again after the plugins.
     /// - Parameter headers: Set on the built request before the plugins see it (a transfer's own, e.g.
@@ -120,7 +110,7 @@ extension ApiProvider {
         method: HttpMethod? = nil,
         headers: [String: String] = [:],
         purpose: RequestBuilder.Purpose
-    ) -> Result<RequestBuilder.Built, Refusal> {
+    ) -> Result<RequestBuilder.Built, RequestRefusal> {
         var built: RequestBuilder.Built
         let request = RequestBuilder.request(
             for: endpoint,
@@ -131,21 +121,30 @@ extension ApiProvider {
         )
         switch request {
         case .success(let success): built = success
-        case .failure(let error): return .failure(Refusal(request: nil, error: error, bodyFile: nil))
+        case .failure(let error): return .failure(RequestRefusal(request: nil, error: error, bodyFile: nil))
         }
         for (name, value) in headers {
             built.request.setValue(value, forHTTPHeaderField: name)
         }
         // The builder checked its headers; only a plugin's change needs checking again.
-        guard !plugins.isEmpty else { return .success(built) }
+        guard hasPlugins else { return .success(built) }
         for plugin in plugins {
             plugin.modifyRequest(&built.request, endpoint: endpoint)
         }
         do {
             try RequestBuilder.validateHeaders(of: built.request)
         } catch {
-            return .failure(Refusal(request: built.request, error: error, bodyFile: built.bodyFile))
+            return .failure(RequestRefusal(request: built.request, error: error, bodyFile: built.bodyFile))
         }
         return .success(built)
     }
+}
+
+/// A request that could not be built, or that a plugin's change made invalid. Outside the provider's generic context:
+/// a type nested in it would cost a lookup of its type on every request.
+struct RequestRefusal: Error {
+    /// The request as the plugins left it, or `nil` when it could not be built at all.
+    let request: URLRequest?
+    let error: InvalidRequestError
+    let bodyFile: RequestBuilder.BodyFile?
 }

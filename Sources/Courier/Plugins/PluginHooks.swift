@@ -31,6 +31,15 @@ struct PluginRoles<EndpointType: Endpoint>: Sendable {
     /// Those whose `didPerformRequest` sees the outcome.
     let receivingResults: [Plugin<EndpointType>]
 
+    /// The hooks at least one plugin has.
+    var hooks: PluginHooks {
+        var hooks: PluginHooks = []
+        if !preparing.isEmpty { hooks.insert(.prepare) }
+        if !judging.isEmpty { hooks.insert(.process) }
+        if !receivingResults.isEmpty { hooks.insert(.didPerformRequest) }
+        return hooks
+    }
+
     init(_ plugins: [Plugin<EndpointType>]) {
         preparing = plugins.filter { $0.implementedHooks.contains(.prepare) }
         judging = plugins.filter { $0.implementedHooks.contains(.process) }
