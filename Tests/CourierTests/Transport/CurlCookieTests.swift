@@ -29,6 +29,26 @@ import FoundationNetworking
         }
     }
 
+    /// A request refused before libcurl began it (its pin is not a pin) gives its handle back with the cookie engine
+    /// never switched on: the next request, on that handle, switches it on and keeps the cookie its answer sets.
+    @Test func aRequestRefusedBeforeItBeganLeavesTheNextOneKeepingCookies() async throws {
+        try await TestServer.withServer { server in
+            let transport = CurlTransport(engines: 1)
+            var options = TransportOptions()
+            options.tls = TlsOptions(pinnedPublicKeys: [TlsPublicKeyPin(sha256: "not a pin")])
+            let request = URLRequest(url: server.baseUrl.appendingPathComponent("echo/refused"))
+            let refused = await withCheckedContinuation { continuation in
+                _ = transport.send(request, options: options) { continuation.resume(returning: $0) }
+            }
+            #expect(throws: InvalidRequestError.self) { try refused.get() }
+
+            let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, transport: transport)
+            _ = try await provider.response(on: .setCookie(name: "session", value: "abc")).get()
+            let echoed = try await provider.response(on: .echo(), decodeBodyTo: ReceivedRequest.self).get()
+            #expect(echoed.header("Cookie") == "session=abc")
+        }
+    }
+
     @Test func aRequestWithACookieFieldOfItsOwnSendsThatAlone() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, transport: CurlTransport())

@@ -82,13 +82,13 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Takes back the handle of an exchange that has ended (or never started).
-    func recycle(_ handle: CurlHandle, keepingCookies: Bool) {
-        spares.recycle(handle, keepingCookies: keepingCookies)
+    func recycle(_ handle: CurlHandle, keepingCookies: Bool, cookieEngineOn: Bool) {
+        spares.recycle(handle, keepingCookies: keepingCookies, cookieEngineOn: cookieEngineOn)
     }
 
-    /// The header lists for a request's `fields`, shared with the requests before it when they had the same.
-    func headerLists(for fields: [String: String], hasBody: Bool) -> CurlHeaderLists {
-        spares.headerLists(for: fields, hasBody: hasBody)
+    /// The header lists for a request's `fields`, shared with the request before it when it had the same.
+    func headerLists(for fields: [String: String], hasBody: Bool, usesPost: Bool) -> CurlHeaderLists {
+        spares.headerLists(for: fields, hasBody: hasBody, usesPost: usesPost)
     }
 
     /// Hands `command` to the engine's thread, starting the thread with the first start; `false` once the engine

@@ -8,7 +8,8 @@ struct CurlHandle: @unchecked Sendable {
     /// `CURLOPT_ERRORBUFFER`'s room, cleared for each exchange. Read only on the engine's thread, before the handle
     /// goes back to the spares.
     let errorWords: UnsafeMutablePointer<CChar>
-    /// Whether the handle has served an exchange that kept cookies: libcurl's cookie engine stays on in it then.
+    /// Whether libcurl's cookie engine is on in the handle: switched on when a transfer that keeps cookies begins on
+    /// it, and left on by a reset.
     var cookieEngineOn = false
 
     private static let errorRoom = Int(CURL_ERROR_SIZE) + 1

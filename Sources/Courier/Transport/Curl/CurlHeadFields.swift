@@ -22,7 +22,9 @@ struct CurlHeadFields: HeaderFieldSource {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// The value of the field `name`, whatever the case of its name; the values of a repeated one joined with commas.
+    /// The value of the field `name`, whatever the case of its name; the values of a repeated one joined with commas,
+    /// whatever their spellings, so that the framing checks see a `Content-Length` given twice as given twice (NIO
+    /// refuses it too). ``headerFields`` keeps spellings apart, as URLSession does.
     func value(of name: String) -> String? {
         var found: String?
         forEachField { fieldName, value in

@@ -3,19 +3,25 @@ import CLibcurl
 
 /// A request's header fields as libcurl's lists, for the server (with URLSession's `User-Agent` when it has none) and
 /// for a proxy (`Proxy-Authorization`), without the fields libcurl would add of its own accord (`Expect:
-/// 100-continue` before a body, a form `Content-Type` for a body without one).
+/// 100-continue` before a body, a form `Content-Type` on a `POST` without one, even one without a body).
 ///
 /// libcurl reads a list without copying it, and never changes it: one list serves every exchange with the same fields
-/// (``CurlEngine/headerLists(for:hasBody:)`` keeps the last one made), and is freed when the last of them lets it go.
+/// (``CurlSpares`` keeps the last one made), and is freed when the last of them lets it go.
 final class CurlHeaderLists: @unchecked Sendable {
     let fields: [String: String]
     let hasBody: Bool
+    let usesPost: Bool
     let server: UnsafeMutablePointer<curl_slist>?
     let proxy: UnsafeMutablePointer<curl_slist>?
 
-    init(fields: [String: String], hasBody: Bool) {
+    /// - Parameters:
+    ///   - hasBody: Whether the request has a body, before which libcurl would ask `Expect: 100-continue`.
+    ///   - usesPost: Whether libcurl sends it as a `POST` (`CURLOPT_POST`: every request with a body, and a `POST`
+    ///     without one), to which it would add a form `Content-Type`.
+    init(fields: [String: String], hasBody: Bool, usesPost: Bool) {
         self.fields = fields
         self.hasBody = hasBody
+        self.usesPost = usesPost
         var server: UnsafeMutablePointer<curl_slist>?
         var proxy: UnsafeMutablePointer<curl_slist>?
         var hasExpect = false
@@ -35,9 +41,9 @@ final class CurlHeaderLists: @unchecked Sendable {
                 hasUserAgent = true
             }
         }
-        // libcurl adds these only to a request with a body.
+        // An empty field tells libcurl not to add its own; neither is needed where libcurl adds none.
         if hasBody, !hasExpect { server = curl_slist_append(server, "Expect:") }
-        if hasBody, !hasContentType { server = curl_slist_append(server, "Content-Type:") }
+        if usesPost, !hasContentType { server = curl_slist_append(server, "Content-Type:") }
         if !hasUserAgent {
             // What URLSession sends on Linux, which some APIs require. A line of the list rather than libcurl's
             // `CURLOPT_USERAGENT`, which copies the text and formats a line of its own.
@@ -52,9 +58,9 @@ final class CurlHeaderLists: @unchecked Sendable {
         curl_slist_free_all(proxy)
     }
 
-    /// Whether these are the lists for `fields` and a body or none.
-    func serve(_ fields: [String: String], hasBody: Bool) -> Bool {
-        self.hasBody == hasBody && self.fields == fields
+    /// Whether these are the lists for `fields` sent the same way.
+    func serve(_ fields: [String: String], hasBody: Bool, usesPost: Bool) -> Bool {
+        self.hasBody == hasBody && self.usesPost == usesPost && self.fields == fields
     }
 
     /// Appends `name: value` (`name;`, libcurl's spelling of a field with an empty value) to `list`, written straight

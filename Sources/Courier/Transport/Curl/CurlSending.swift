@@ -111,12 +111,14 @@ final class CurlSending: @unchecked Sendable {
     /// after the handle has left the multi handle (on the engine's thread) or before it joined it.
     func end(with result: Result<TransportResponse, any Error>) {
         releaseLoad()
-        engine.recycle(handle, keepingCookies: keepsCookies)
+        // A head's first line arrived only after libcurl began the transfer, which switches the cookie engine on.
+        engine.recycle(handle, keepingCookies: keepsCookies, cookieEngineOn: handle.cookieEngineOn || headerBytes > 0)
         headerLists = nil
         requestBody?.close()
         requestBody = nil
-        // What was collected is the answer's now: a cancel action kept after the end holds nothing of it.
+        // What was collected is the answer's now: a cancel action kept after the end holds none of it.
         body = BodyCollector(limit: 0)
+        fields = CurlHeadFields()
         deliver(result)
     }
 

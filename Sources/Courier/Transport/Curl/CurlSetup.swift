@@ -62,8 +62,8 @@ enum CurlSetup {
         if exchange.keepsCookies, let share = exchange.engine.cookieShare {
             // The transport's one jar, switched on without a file to read: cookies live as long as the transport.
             _ = courier_curl_set_pointer(easy, CURLOPT_SHARE, share)
-            // A handle that kept cookies before has its cookie engine on still (a reset leaves it on); switching it
-            // on again would add one more empty file to read, two allocations each request.
+            // A handle whose cookie engine is on keeps it on through a reset: the option again would make a new
+            // list of files to read, with the one empty name, two allocations each request.
             if !exchange.handle.cookieEngineOn { set(CURLOPT_COOKIEFILE, "") }
         }
         _ = courier_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.handle.errorWords)
@@ -96,7 +96,11 @@ enum CurlSetup {
             _ = courier_curl_set_progress_callback(easy, progress)
             _ = courier_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
         }
-        let lists = exchange.engine.headerLists(for: fields, hasBody: body != nil)
+        let lists = exchange.engine.headerLists(
+            for: fields,
+            hasBody: body != nil,
+            usesPost: body != nil || method == "POST"
+        )
         exchange.headerLists = lists
         _ = courier_curl_set_pointer(easy, CURLOPT_HTTPHEADER, lists.server)
         // Fields for a proxy go to the proxy alone: libcurl would carry them to every host a redirect leads to.

@@ -23,7 +23,9 @@ final class CurlSpares: Sendable {
     }
 
     /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
-    func recycle(_ handle: CurlHandle, keepingCookies: Bool) {
+    /// - Parameter cookieEngineOn: Whether libcurl's cookie engine is on in the handle: it was before, or libcurl
+    ///   began a transfer that kept cookies on it (switching the engine on as the transfer starts, for good).
+    func recycle(_ handle: CurlHandle, keepingCookies: Bool, cookieEngineOn: Bool) {
         var handle = handle
         curl_easy_reset(handle.easy)
         handle.clearErrorWords()
@@ -31,7 +33,7 @@ final class CurlSpares: Sendable {
             guard !state.closed else { return false }
             if keepingCookies {
                 guard state.cookieHandles.count < Self.mostHandles else { return false }
-                handle.cookieEngineOn = true
+                handle.cookieEngineOn = cookieEngineOn
                 state.cookieHandles.append(handle)
             } else {
                 guard state.handles.count < Self.mostHandles else { return false }
@@ -43,10 +45,13 @@ final class CurlSpares: Sendable {
     }
 
     /// The header lists for `fields`: the last ones made when they serve, else new ones, kept for the next request.
-    /// A client's requests mostly carry the same fields, and a list costs two allocations a field.
-    func headerLists(for fields: [String: String], hasBody: Bool) -> CurlHeaderLists {
-        if let last = state.withLock({ $0.lastHeaderLists }), last.serve(fields, hasBody: hasBody) { return last }
-        let made = CurlHeaderLists(fields: fields, hasBody: hasBody)
+    /// A client's requests mostly carry the same fields, and a list costs two allocations a field. The last lists,
+    /// credentials among their fields, are kept until a request with other fields comes or the engine ends.
+    func headerLists(for fields: [String: String], hasBody: Bool, usesPost: Bool) -> CurlHeaderLists {
+        if let last = state.withLock({ $0.lastHeaderLists }), last.serve(fields, hasBody: hasBody, usesPost: usesPost) {
+            return last
+        }
+        let made = CurlHeaderLists(fields: fields, hasBody: hasBody, usesPost: usesPost)
         state.withLock { $0.lastHeaderLists = made }
         return made
     }

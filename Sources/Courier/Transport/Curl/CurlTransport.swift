@@ -101,7 +101,8 @@ public final class CurlTransport: Transport {
             return {}
         }
         // The exchange alone is captured, strongly: such a closure needs no allocation of its own, where a weak
-        // capture made two. Once ended, the exchange holds nothing of the answer (`CurlSending.end(with:)`).
+        // capture needs a box and a side table. Once ended, the exchange lets go of the body and fields it collected
+        // (`CurlSending.end(with:)`); whoever keeps the action after the end keeps the rest of it.
         return { [exchange] in exchange.cancel() }
     }
 
@@ -132,7 +133,7 @@ public final class CurlTransport: Transport {
         do {
             body = try CurlSetup.body(of: request, options: options)
         } catch {
-            engine.recycle(handle, keepingCookies: keepsCookies)
+            engine.recycle(handle, keepingCookies: keepsCookies, cookieEngineOn: handle.cookieEngineOn)
             engine.release()
             completion(.failure(error))
             return nil
