@@ -23,7 +23,7 @@ enum CachingRoutes {
             let key = context.parameters.get("key") ?? ""
             let query = request.uri.queryParameters
             if let count = query["gather"].flatMap({ Int(String($0)) }) {
-                _ = await state.gather("cached-\(key)", count: count, within: .seconds(60))
+                _ = await state.gather("cached-\(key)", count: count, within: HangGuard.duration)
             }
             let resource = await state.cachedResource(key)
             if let outage = resource.outage {
@@ -67,7 +67,7 @@ enum CachingRoutes {
         let change: @Sendable (Request, TestRequestContext) async throws -> Response = { request, context in
             let key = context.parameters.get("key") ?? ""
             if let count = request.uri.queryParameters["gather"].flatMap({ Int(String($0)) }) {
-                _ = await state.gather("cached-\(key)", count: count, within: .seconds(60))
+                _ = await state.gather("cached-\(key)", count: count, within: HangGuard.duration)
             }
             await state.changeCachedResource(key)
             let status = request.uri.queryParameters["status"].flatMap { Int(String($0)) } ?? 204

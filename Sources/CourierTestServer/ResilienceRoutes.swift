@@ -40,7 +40,7 @@ enum ResilienceRoutes {
         router.get("/gather/:key") { request, context in
             let key = context.parameters.get("key") ?? ""
             let count = Int(request.uri.queryParameters["count"] ?? "") ?? 1
-            guard await state.gather(key, count: count, within: .seconds(60)) else {
+            guard await state.gather(key, count: count, within: HangGuard.duration) else {
                 return TestRoutes.json(
                     ["code": .number(504), "message": .string("not gathered")],
                     status: .gatewayTimeout

@@ -9,7 +9,7 @@ import Testing
 
 /// A provider of operations as a generated client's transport, against the loopback server: every status returned,
 /// bodies streamed both ways, retries as HTTP allows them, cancellation.
-@Suite(.timeLimit(.minutes(1))) struct ClientTransportTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ClientTransportTests {
     @Test(arguments: TransportKind.allCases)
     func everyStatusIsReturnedWithItsBody(kind: TransportKind) async throws {
         try await TestServer.withServer { server in

@@ -11,7 +11,7 @@ import Testing
 
 /// Courier's plugins and mocks on a generated client's calls: named by operation, refreshing once, answered by
 /// operation on virtual time.
-@Suite(.timeLimit(.minutes(1))) struct OperationPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct OperationPluginTests {
     /// Metrics and spans carry the operation ID, never the URL: two calls to different paths of one operation
     /// count as one series.
     @Test(arguments: TransportKind.allCases)

@@ -1,6 +1,7 @@
 #if OpenAPI
 import Courier
 import CourierOpenAPI
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -46,7 +47,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             configuration.connectionPool.retryConnectionEstablishment = false
             // The connect timeout also bounds the wait for a free connection of the pool: 20 calls at once waited
             // past the default 10 s under ThreadSanitizer in the parallel suite (`getConnectionFromPoolTimeout`).
-            configuration.timeout.connect = .seconds(60)
+            configuration.timeout.connect = .seconds(Int64(HangGuard.seconds))
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             do {
                 let provider = ApiProvider(

@@ -53,7 +53,7 @@ struct Resource: Decodable, Equatable {
 }
 
 /// The Caching article's snippets, run against the loopback server and on mocks.
-@Suite(.timeLimit(.minutes(1))) struct CachingSnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CachingSnippets {
     @Test func aProviderWithACache() async throws {
         try await TestServer.withServer { server in
             // snippet: HttpCache doc

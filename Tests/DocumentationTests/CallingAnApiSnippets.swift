@@ -6,7 +6,7 @@ import Testing
 @testable import TodoExample
 
 /// The Calling an API article's snippets, each run against the loopback server.
-@Suite(.timeLimit(.minutes(1))) struct CallingAnApiSnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CallingAnApiSnippets {
     @Test func theAsyncDoor() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<TodoApi>(baseUrl: server.baseUrl)

@@ -58,7 +58,7 @@ extension PostsApi: Endpoint {
 // end snippet
 
 /// The Coming from Microya article's snippets: Microya code that compiles as it is, run against the loopback server.
-@Suite(.timeLimit(.minutes(1))) struct ComingFromMicroyaSnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ComingFromMicroyaSnippets {
     @Test func aMicroyaEndpointFileSendsWhatItSays() async throws {
         try await TestServer.withServer { server in
             // snippet: Microya provider

@@ -33,7 +33,7 @@ final class AppVersionPlugin: Plugin<GitHubApi>, @unchecked Sendable {
 // end snippet
 
 /// The Coming from Moya article's snippets, run against the loopback server or mocks.
-@Suite(.timeLimit(.minutes(1))) struct ComingFromMoyaSnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ComingFromMoyaSnippets {
     @Test func aQualifiedConformanceWorksLikeAnyOther() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<StatusApi>(baseUrl: server.baseUrl)

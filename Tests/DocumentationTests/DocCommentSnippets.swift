@@ -15,7 +15,7 @@ import CourierAsyncHTTPClient
 ///
 /// A provider made in a snippet names no test server; setting its ``ApiProvider/baseUrl`` afterwards points it at
 /// the loopback one.
-@Suite(.timeLimit(.minutes(1))) struct DocCommentSnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct DocCommentSnippets {
     let session = Session()
 
     /// Compiled, not run: the provider goes to the endpoints' own server, which tests cannot reach.

@@ -11,7 +11,7 @@ import Tracing
 
 /// The Observability article's snippets, run against the loopback server with a real metrics backend
 /// (swift-prometheus) and an in-memory tracer.
-@Suite(.timeLimit(.minutes(1))) struct ObservabilitySnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ObservabilitySnippets {
     static func prometheusProvider(registry: PrometheusCollectorRegistry) -> ApiProvider<TodoApi> {
         // snippet: Observability prometheus
         var factory = PrometheusMetricsFactory(registry: registry)

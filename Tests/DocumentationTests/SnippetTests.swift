@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -50,7 +51,7 @@ import Testing
     }
 
     /// The manifest shown for installing evaluates as a package manifest.
-    @Test(.timeLimit(.minutes(2)), arguments: try documentSnippets().filter(\.isManifest))
+    @Test(.timeLimit(.minutes(HangGuard.minutes)), arguments: try documentSnippets().filter(\.isManifest))
     func theManifestIsValid(_ snippet: Snippet) throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-manifest-\(UUID().uuidString)")

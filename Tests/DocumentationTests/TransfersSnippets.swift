@@ -60,7 +60,7 @@ enum MediaApi: Endpoint {
 }
 
 /// The Transfers and streaming article's snippets, run against the loopback server.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(HangGuard.minutes)))
 struct TransfersSnippets {
     /// A directory of its own for a test's downloads; the test deletes it.
     static func makeDownloadsDirectory() throws -> URL {

@@ -43,7 +43,7 @@ final class ApiVersionPlugin: Plugin<TodoApi>, @unchecked Sendable {
 // end snippet
 
 /// The Plugins article's snippets, run against the loopback server or mocks.
-@Suite(.timeLimit(.minutes(1))) struct UsingPluginsSnippets {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct UsingPluginsSnippets {
     let session = Session()
 
     @Test func theDocumentedPluginSetUpSendsAuthenticatedValidatedRequests() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The service ported from Moya's example: what the server receives, the stubbed answers its sample data gives, and
 /// the example as `swift run GitHubExample` runs it.
-@Suite(.timeLimit(.minutes(1))) struct GitHubExampleTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct GitHubExampleTests {
     /// Over URLSession and over libcurl (Linux's default), which the port must not tell apart.
     @Test(arguments: [false, true]) func eachEndpointArrivesAsItsMoyaTaskSentIt(overLibcurl: Bool) async throws {
         try await TestServer.withServer { server in

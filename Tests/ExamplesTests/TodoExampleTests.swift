@@ -1,9 +1,10 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// `swift run TodoExample`, as the README says to run it: the example starts its loopback server and prints what
 /// each door got.
-@Suite(.timeLimit(.minutes(1))) struct TodoExampleTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct TodoExampleTests {
     @Test func theExampleRunsEveryDoorAgainstItsOwnServer() throws {
         let run = try ExampleRun("TodoExample")
         #expect(run.status == 0)

@@ -7,7 +7,7 @@ import Testing
 
 /// What the cache did reaches the metrics and the spans: counted by status, set on the request's span and its
 /// sending's; an answer the cache gave alone is not an HTTP request's duration.
-@Suite(.timeLimit(.minutes(1))) struct CacheObservabilityTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CacheObservabilityTests {
     @Test(arguments: TransportKind.allCases)
     func hitsMissesAndRevalidationsAreCountedAndTraced(kind: TransportKind) async throws {
         let metrics = TestMetrics()

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import FoundationNetworking
 
 /// Where entries are kept: in memory or in a directory, each within its byte limit; a directory's entries outlive
 /// the cache and the provider, and one that cannot be read is dropped, not failed on.
-@Suite(.timeLimit(.minutes(1))) struct CacheStorageTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CacheStorageTests {
     enum StorageKind: String, CaseIterable, CustomTestStringConvertible {
         case memory
         case directory

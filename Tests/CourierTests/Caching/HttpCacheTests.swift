@@ -11,7 +11,7 @@ import FoundationNetworking
 /// RFC 9111 against the loopback server, over both transports: what is stored, when it is fresh, what is revalidated
 /// and how, variants, invalidation and partitions. Entries age on a ``TestScheduler``: no test waits for time to
 /// pass.
-@Suite(.timeLimit(.minutes(1))) struct HttpCacheTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct HttpCacheTests {
     /// Runs `body` with a provider of `cache` on the server, over `kind`, its time on `clock`.
     func withProvider(
         _ kind: TransportKind,

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import FoundationNetworking
 
 /// The cache in front of the mocks, on virtual time: a test of an app's caching runs without a server, and the mocks
 /// answer only what the cache hands on.
-@Suite(.timeLimit(.minutes(1))) struct MockedCacheTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct MockedCacheTests {
     /// A behavior that answers with `answer` for each request's number and its `If-None-Match`, on `clock` (at once
     /// without a delay).
     static func behavior(

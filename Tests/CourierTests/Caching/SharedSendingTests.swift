@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// Identical `GET`s in flight at once share one exchange with the loopback server: one request reaches it, every
 /// caller gets the answer, a caller that cancels leaves alone, and the exchange ends when its last caller leaves.
-@Suite(.timeLimit(.minutes(1))) struct SharedSendingTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct SharedSendingTests {
     static let callers = 100
 
     /// The resource, held by the server until the test lets it go (see `release`).

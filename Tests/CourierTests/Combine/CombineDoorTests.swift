@@ -53,7 +53,7 @@ import FoundationNetworking
     @Test(arguments: TransportKind.allCases)
     func aRefusedConnectionFails(kind: TransportKind) async throws {
         // Port 1 (tcpmux) has no listener here. AsyncHTTPClient is told not to try again, so the refusal ends the
-        // request at once, and its connect timeout (a minute) only stops a hung test.
+        // request at once, and its connect timeout (the hang guard) only stops a hung test.
         let refused = URL(string: "http://127.0.0.1:1")
         try await kind.withProvider(TestApi.self, baseUrl: refused) { provider in
             let outcome = await provider.publisher(on: .echo()).outcome()

@@ -2,6 +2,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierTestServer
 import Foundation
 import XCTest
 
@@ -19,7 +20,7 @@ final class BlockedPoolXCTests: XCTestCase {
         var method: HttpMethod { .get }
         /// A starved request fails by this timeout (Dispatch's, not the pool's) instead of hanging the test run; a
         /// hang guard, which a request that is merely slow on a busy machine never reaches.
-        var timeout: Duration? { .seconds(60) }
+        var timeout: Duration? { HangGuard.duration }
     }
 
     func testBlockingWaitsInsideTasksDoNotStarveAsyncHttpClientRequests() async throws {

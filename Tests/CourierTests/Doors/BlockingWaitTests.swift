@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The blocking door does not deadlock where apps and services call it.
-@Suite(.timeLimit(.minutes(1))) struct BlockingWaitTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct BlockingWaitTests {
     @Test func waitingInsideACompletionHandler() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)

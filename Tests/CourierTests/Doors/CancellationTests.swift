@@ -8,12 +8,14 @@ import FoundationNetworking
 #endif
 
 /// Cancelling a request ends it with `cancelled`, through a task or through its handle.
-@Suite(.timeLimit(.minutes(1))) struct CancellationTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CancellationTests {
     @Test func cancellingTheAwaitingTaskCancelsTheRequest() async throws {
         try await TestServer.withServer { server in
             let plugin = RecordingPlugin("p")
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
-            let task = Task { await provider.response(on: .slow(milliseconds: 60_000), decodeBodyTo: Data.self) }
+            let task = Task {
+                await provider.response(on: .slow(milliseconds: HangGuard.seconds * 1_000), decodeBodyTo: Data.self)
+            }
             await server.waitForRequests()
             task.cancel()
             #expect(await task.value == .failure(.cancelled))
@@ -40,7 +42,10 @@ import FoundationNetworking
             let plugin = RecordingPlugin("p")
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl, plugins: [plugin])
             let (results, delivered) = AsyncStream.makeStream(of: ApiProvider<TestApi>.TypedResult<Data>.self)
-            let handle = provider.performRequest(on: .slow(milliseconds: 60_000), decodeBodyTo: Data.self) {
+            let handle = provider.performRequest(
+                on: .slow(milliseconds: HangGuard.seconds * 1_000),
+                decodeBodyTo: Data.self
+            ) {
                 delivered.yield($0)
             }
             await server.waitForRequests()

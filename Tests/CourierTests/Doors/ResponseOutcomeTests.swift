@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// Each way a live request can end, through each door, against the loopback server: what the server received,
 /// what the caller got, and that the plugins saw that same result once.
-@Suite(.timeLimit(.minutes(1))) struct ResponseOutcomeTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ResponseOutcomeTests {
     /// Sends `endpoint` through `door` with a recording plugin, and checks the plugin saw the caller's result.
     func send<T: Decodable & Sendable>(
         _ endpoint: TestApi,

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// One provider shared by many tasks: every caller gets its own answer.
-@Suite(.timeLimit(.minutes(3))) struct SharedProviderTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct SharedProviderTests {
     @Test func manyTasksShareOneProvider() async throws {
         try await TestServer.withServer { server in
             let provider = ApiProvider<TestApi>(baseUrl: server.baseUrl)

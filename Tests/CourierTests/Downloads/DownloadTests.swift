@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Downloads to a file over both transports, against the loopback server's generated files.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(HangGuard.minutes)))
 struct DownloadTests {
     static let size = 1024 * 1024
 

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The file writer on its own: what a transport that cannot wait for `readMore` (URLSession) hands it is written
 /// whole, and every go-ahead it was given runs, also those given while two writes waited for the disk.
-@Suite(.timeLimit(.minutes(1))) struct FileWriterTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct FileWriterTests {
     @Test func everyPartIsWrittenAndEveryGoAheadRunsWhenTheTransportDoesNotWait() async throws {
         try await TemporaryDirectory.with { directory in
             let url = directory.file("body")

@@ -6,7 +6,7 @@ import Testing
 
 /// Random Unicode through every place a request carries text: what the loopback server decodes is what was given,
 /// byte for byte.
-@Suite(.timeLimit(.minutes(2))) struct RequestPropertyTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct RequestPropertyTests {
     /// ASCII (control characters included), Latin-1, or any Unicode scalar but the surrogates.
     static let character = Gen<Character>.oneOf(
         Gen.ascii,

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 
 /// What the server receives for every method and every body kind.
-@Suite(.timeLimit(.minutes(1))) struct RequestRoundTripTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct RequestRoundTripTests {
     enum BodyKind: String, CaseIterable, Sendable {
         case json, form, formEncodable, multipart, multipartWithFile, data, file
     }

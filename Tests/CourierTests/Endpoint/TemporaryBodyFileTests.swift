@@ -28,7 +28,7 @@ final class BoundaryWatchingPlugin: Plugin<FreeEndpoint>, @unchecked Sendable {
 
 /// A multipart body with file parts is written to a temporary file for sending; it is gone once the request ends,
 /// however it ends, and a mocked request never writes one.
-@Suite(.timeLimit(.minutes(1))) struct TemporaryBodyFileTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct TemporaryBodyFileTests {
     static func withPhoto(_ body: (URL) async throws -> Void) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).png")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: file)

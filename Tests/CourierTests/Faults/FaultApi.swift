@@ -9,14 +9,14 @@ struct FaultApi: Endpoint {
     let fault: Fault
     let baseUrl: URL
     /// How long one sending may take. The faults that never end on their own (`silence`, `drip`: the server holds
-    /// them until the client goes away) get a short one, which always ends them first; the others a minute, which
-    /// only stops a hung test.
+    /// them until the client goes away) get a short one, which always ends them first; the others the hang guard,
+    /// which only stops a hung test.
     var timeout: Duration?
 
     init(_ fault: Fault, on server: HostileServer, timeout: Duration? = nil) {
         self.fault = fault
         self.baseUrl = server.baseUrl(for: fault)
-        self.timeout = timeout ?? (fault == .silence || fault == .drip ? .milliseconds(1_500) : .seconds(60))
+        self.timeout = timeout ?? (fault == .silence || fault == .drip ? .milliseconds(1_500) : HangGuard.duration)
     }
 
     var subpath: String { fault.path }

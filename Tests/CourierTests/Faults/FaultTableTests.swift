@@ -14,7 +14,7 @@ import CourierCombine
 /// Every fault of the hostile server, on every transport and through every door, ends as the fault table says, and
 /// the server received the request once (a refused connection: never; a sending the client's timeout ended: at most
 /// once).
-@Suite(.timeLimit(.minutes(2))) struct FaultTableTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct FaultTableTests {
     /// The pipeline's three doors and the Combine publisher.
     enum FaultDoor: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case completion, wait, async

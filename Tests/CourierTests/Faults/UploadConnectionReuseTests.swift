@@ -7,9 +7,9 @@ import Foundation
 import Testing
 
 /// A file upload over AsyncHTTPClient gives its connection back to the pool when it is answered.
-// The time limit is longer than an upload's timeout, so that an upload left waiting for the pool fails here rather
-// than at the limit.
-@Suite(.timeLimit(.minutes(3))) struct UploadConnectionReuseTests {
+// The time limit (the hang guard) is longer than an upload's timeout (half of it), so that an upload left waiting for
+// the pool fails here rather than at the limit.
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct UploadConnectionReuseTests {
     /// AsyncHTTPClient 1.37 can finish a request whose answer it had buffered before the end of the request body
     /// reached it; it then drops that end and keeps the connection leased for good. About one upload in four did so
     /// against this server, so with a pool of one connection an upload soon waited for a connection until its timeout.
@@ -18,8 +18,8 @@ import Testing
     func uploadsInARowShareOneConnection(size: Int) async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
-        // The connect timeout also bounds a wait for the pool: a minute, like the uploads' own timeout.
-        configuration.timeout.connect = .seconds(60)
+        // The connect timeout also bounds a wait for the pool: the same as the uploads' own timeout.
+        configuration.timeout.connect = .seconds(Int64(HangGuard.seconds / 2))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString)")
         do {
@@ -50,9 +50,9 @@ import Testing
         let file: URL
         var subpath: String { Fault.none.path }
         var method: HttpMethod { .post(body: .multipart([.file(name: "file", url: file)])) }
-        // A connection kept by the client shows as a wait for the pool, ended here as a failure. A minute: an upload
-        // that is answered never comes near it, however slow the machine.
-        var timeout: Duration? { .seconds(60) }
+        // A connection kept by the client shows as a wait for the pool, ended here as a failure, at half the hang
+        // guard: an upload that is answered never comes near it, however slow the machine.
+        var timeout: Duration? { HangGuard.duration / 2 }
     }
 }
 #endif

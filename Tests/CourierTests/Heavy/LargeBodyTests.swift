@@ -15,7 +15,7 @@ extension Heavy {
     /// Large bodies with memory bounded: a 200 MB file is streamed from disk, as the whole body or as a multipart part,
     /// with its length announced; a huge answer, or a small one that inflates, is refused at the limit without being
     /// kept. One test at a time, as each measures the peak memory of the whole process.
-    @Suite(.serialized, .timeLimit(.minutes(2))) struct LargeBodyTests {
+    @Suite(.serialized, .timeLimit(.minutes(HangGuard.minutes))) struct LargeBodyTests {
         static let size = 200 * 1024 * 1024
 
         /// A sparse-free 200 MB file of a repeating pattern, written in 1 MiB chunks.

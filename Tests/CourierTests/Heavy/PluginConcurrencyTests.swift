@@ -6,7 +6,7 @@ import Testing
 
 extension Heavy {
     /// Every stateful built-in plugin, shared by 1,000 concurrent requests against the live server.
-    @Suite(.timeLimit(.minutes(3)), .serialized) struct PluginConcurrencyTests {
+    @Suite(.timeLimit(.minutes(HangGuard.minutes)), .serialized) struct PluginConcurrencyTests {
         static let count = 1_000
 
         @Test func aThousandRejectedRequestsShareOneRefreshWhileTheIndicatorAndRecorderCountRight() async throws {

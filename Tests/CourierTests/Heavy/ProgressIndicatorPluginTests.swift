@@ -6,7 +6,7 @@ import Testing
 
 extension Heavy {
     /// The indicator is shown while anything is in flight, also with a thousand requests from many threads.
-    @Suite(.timeLimit(.minutes(2))) struct ProgressIndicatorPluginTests {
+    @Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ProgressIndicatorPluginTests {
         @Test func thousandConcurrentRequestsFromManyThreads() async throws {
             try await TestServer.withServer { server in
                 let (plugin, transitions) = recordingIndicator()

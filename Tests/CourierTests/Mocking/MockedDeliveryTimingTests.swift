@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import FoundationNetworking
 
 /// When a mocked answer arrives, through each door: never before its due time, exactly at it, deterministically.
 // Two minutes: a thousand rounds each, which under ThreadSanitizer on two cores can take more than one.
-@Suite(.timeLimit(.minutes(2))) struct MockedDeliveryTimingTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct MockedDeliveryTimingTests {
     let scheduler = TestScheduler()
     let clock: ClockReadingPlugin
 

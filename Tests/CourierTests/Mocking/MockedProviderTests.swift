@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// A mocked answer travels the pipeline of a live one: same plugins, same response shape, same decoding and
 /// errors, and nothing reaches the network.
-@Suite(.timeLimit(.minutes(1))) struct MockedProviderTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct MockedProviderTests {
     /// Answers every request with `response`.
     func mocked(
         _ response: MockedResponse?,

@@ -14,7 +14,7 @@ import FoundationNetworking
 
 /// The phases of each sending as libcurl measured them, on the sending's span and in `dns.lookup.duration`: told by
 /// which events a span has and in which order, never by how long they took.
-@Suite(.timeLimit(.minutes(2))) struct SendingTimingsTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct SendingTimingsTests {
     /// The `send` spans of what `body` sent over `kind` to `baseUrl`, in the order they started, and the metrics.
     static func observe(
         _ kind: TransportKind,

@@ -16,7 +16,7 @@ import CourierAsyncHTTPClient
 
 /// The spans of real requests over both transports, their attributes and tree, and the `traceparent` the server
 /// received.
-@Suite(.timeLimit(.minutes(2))) struct TracingPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct TracingPluginTests {
     /// The request's span (the one of kind `client`) and its children, in the order they started.
     struct Tree {
         let request: FinishedInMemorySpan

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// The answer-step seam, with the least a cache needs from it: a step that answers a stored URL without the network,
 /// hands everything else on, and turns the network's `304` into the answer it stored. Over both transports and the
 /// mocks, asserting what the server received and what the plugins and the caller got.
-@Suite(.timeLimit(.minutes(1))) struct AnswerStepTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct AnswerStepTests {
     /// The stored body, which neither the server nor the mocks ever send.
     static let stored = Data(#"{"from":"the step"}"#.utf8)
 
@@ -76,7 +76,12 @@ import FoundationNetworking
                 let fromServer = await provider.rawDataResponse(on: FreeEndpoint(subpath: "status/404"))
                 #expect(fromStep == .success(Self.stored))
                 #expect(revalidated == .success(Self.stored))
-                #expect(fromServer == .failure(.clientError(statusCode: 404, clientError: TestError(code: 404, message: "status 404"))))
+                #expect(
+                    fromServer
+                        == .failure(
+                            .clientError(statusCode: 404, clientError: TestError(code: 404, message: "status 404"))
+                        )
+                )
                 // The stored path never reached the server; the other two did, once each.
                 let paths = await server.receivedRequests().map(\.path)
                 #expect(paths == ["/empty/304", "/status/404"])

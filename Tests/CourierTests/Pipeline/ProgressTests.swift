@@ -5,7 +5,7 @@ import Testing
 @testable import Courier
 
 /// Upload and download progress for requests held in memory, from a file and multipart, and for mocks.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(HangGuard.minutes)))
 struct ProgressTests {
     static let size = 2 * 1024 * 1024
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `HttpAuthPlugin`'s Basic, Bearer and API key forms: what the server receives, and what is refused instead of sent.
-@Suite(.timeLimit(.minutes(1))) struct AuthPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct AuthPluginTests {
     /// The credentials a Basic `Authorization` header carries, decoded as the server would.
     static func basicCredentials(_ header: String?) -> String? {
         guard let header, header.hasPrefix("Basic "), let data = Data(base64Encoded: String(header.dropFirst(6)))

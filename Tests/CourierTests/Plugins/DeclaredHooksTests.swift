@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// A plugin that says which hooks it has gets only those called (besides `modifyRequest` and `willPerformRequest`,
 /// which always run), and the hooks it has never run on the transport's own thread.
-@Suite(.timeLimit(.minutes(1))) struct DeclaredHooksTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct DeclaredHooksTests {
     /// Overrides every hook, records each call, and says it has `declared`.
     final class DeclaringPlugin: Plugin<TestApi>, @unchecked Sendable {
         let declared: PluginHooks
@@ -80,7 +80,7 @@ import FoundationNetworking
             // A hang guard only: the other request normally arrives in milliseconds.
             guard case .status = endpoint else { return }
             startsBlocking.yield()
-            waited.append(otherArrived.wait(timeout: .now() + 60) == .success)
+            waited.append(otherArrived.wait(timeout: .now() + .seconds(HangGuard.seconds)) == .success)
         }
 
         override func process(_ attempt: Attempt, endpoint: TestApi) async -> AttemptDecision {

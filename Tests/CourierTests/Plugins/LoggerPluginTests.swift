@@ -7,7 +7,7 @@ import Testing
 
 /// The swift-log forms of `RequestLoggerPlugin` and `ResponseLoggerPlugin`: one line per sending and per answer, at
 /// levels by outcome, with no secret in any line or metadata.
-@Suite(.timeLimit(.minutes(1))) struct LoggerPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct LoggerPluginTests {
     static let secret = "s3cr3t-VALUE"
 
     struct Credentials: Encodable {

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// The `async` hooks: `prepare` before each sending, `process` after it, in plugin order, with retries and
 /// failures, on every door.
-@Suite(.timeLimit(.minutes(1))) struct PluginHookTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct PluginHookTests {
     /// Records every hook as `"<name>.<hook>"` and answers `process` from a script.
     final class ScriptedPlugin: Plugin<TestApi>, @unchecked Sendable {
         let name: String

@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Plugins are called in order, each hook once per request, on every door, and what they change is sent.
-@Suite(.timeLimit(.minutes(1))) struct PluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct PluginTests {
     @Test(arguments: Door.allCases)
     func hooksRunInOrderOncePerRequest(door: Door) async throws {
         try await TestServer.withServer { server in

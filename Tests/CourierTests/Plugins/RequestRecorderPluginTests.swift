@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 
 /// The recorder lists what was sent, in order, as the server received it.
-@Suite(.timeLimit(.minutes(1))) struct RequestRecorderPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct RequestRecorderPluginTests {
     @Test func itRecordsLiveRequestsInOrderAsTheServerReceivedThem() async throws {
         try await TestServer.withServer { server in
             let recorder = RequestRecorderPlugin<TestApi>()

@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Retries against the live server, with every wait on a `TestScheduler`: the delays are checked, not waited for.
-@Suite(.timeLimit(.minutes(1))) struct RetryPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct RetryPluginTests {
     /// A policy without jitter, so that delays are exact.
     static let exact = RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(500), jitter: 0)
 

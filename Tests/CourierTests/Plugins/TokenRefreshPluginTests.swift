@@ -5,7 +5,7 @@ import Testing
 @testable import Courier
 
 /// One refresh for any number of rejected requests, replayed once each, with clear failures and no loops.
-@Suite(.timeLimit(.minutes(2))) struct TokenRefreshPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct TokenRefreshPluginTests {
     struct RefreshDenied: Error, Equatable {}
 
     /// Counts the calls of a refresh closure that answers `token` (or throws) once `waitedForBy` requests wait for

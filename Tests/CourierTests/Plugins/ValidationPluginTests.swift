@@ -5,7 +5,7 @@ import Testing
 @testable import Courier
 
 /// Accepted statuses and content types per endpoint; a mismatch says what was expected and what came.
-@Suite(.timeLimit(.minutes(1))) struct ValidationPluginTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ValidationPluginTests {
     static func provider(_ server: TestServer, expecting expectation: ResponseExpectation?) -> ApiProvider<TestApi> {
         ApiProvider(baseUrl: server.baseUrl, plugins: [ValidationPlugin { _ in expectation }])
     }

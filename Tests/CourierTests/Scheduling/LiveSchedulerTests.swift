@@ -1,3 +1,4 @@
+import CourierTestServer
 import Dispatch
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 @testable import Courier
 
 /// The schedulers for running against mocks outside of virtual time.
-@Suite(.timeLimit(.minutes(1))) struct LiveSchedulerTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct LiveSchedulerTests {
     @Test func theImmediateSchedulerRunsWorkBeforeReturningWhateverTheDelay() {
         let ran = EventLog<Int>()
         let scheduler: any Scheduler = .immediate

@@ -10,7 +10,7 @@ import Testing
 ///
 /// It runs under ThreadSanitizer too: `Tests/tsan-suppressions.txt` names the one frame of the test server's HTTP/2
 /// channel (HummingbirdHTTP2) where TSan can report a race that is not one, and why.
-@Suite(.timeLimit(.minutes(2))) struct Http2Tests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct Http2Tests {
     @Test(arguments: HttpsTests.applyingOptions) func sixtyFourConcurrentRequestsShareOneConnection(
         kind: TransportKind
     ) async throws {

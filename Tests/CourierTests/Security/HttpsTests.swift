@@ -40,7 +40,7 @@ import CourierAsyncHTTPClient
             configuration.connectionPool.retryConnectionEstablishment = false
             // The handshake counts towards the connect timeout, and under ThreadSanitizer the parallel suite has made
             // a loopback request take 12 s.
-            configuration.timeout.connect = .seconds(60)
+            configuration.timeout.connect = .seconds(Int64(HangGuard.seconds))
             return try await withHTTPClient(configuration) { client in
                 try await body(
                     ApiProvider<HttpsApi>(

@@ -5,7 +5,7 @@ import Testing
 @testable import Courier
 
 /// Server-Sent Events against the loopback server: reconnection with `Last-Event-ID` on virtual time.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(HangGuard.minutes)))
 struct ServerSentEventsTests {
     struct Numbered: Decodable, Equatable {
         let number: Int

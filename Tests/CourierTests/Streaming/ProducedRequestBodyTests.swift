@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// The raw exchange's request half: a body produced while it is sent, streamed by AsyncHTTPClient and libcurl, read
 /// first by URLSession and the mocks, replayed for a retry only as far as it was kept.
-@Suite(.timeLimit(.minutes(1))) struct ProducedRequestBodyTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct ProducedRequestBodyTests {
     static let sink = FreeEndpoint(
         subpath: "sink",
         method: .post(),

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// The raw exchange (the seam generated OpenAPI clients will use): the head and the streamed body of an answer of any
 /// status, through plugins, retries and mocks, failing only when no answer came.
-@Suite(.timeLimit(.minutes(1))) struct RawExchangeTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct RawExchangeTests {
     /// What the plugins' `process` saw, as status codes, and their `didPerformRequest` as results.
     final class Seen: Plugin<FreeEndpoint>, @unchecked Sendable {
         let statuses = EventLog<Int>()

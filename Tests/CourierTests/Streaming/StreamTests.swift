@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Streamed responses over both transports: the head first, then the body as it arrives.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(HangGuard.minutes)))
 struct StreamTests {
     @Test(arguments: TransportKind.allCases)
     func theBodyArrivesInPartsThatMakeItWhole(kind: TransportKind) async throws {

@@ -43,7 +43,7 @@ extension TransportKind {
     /// A request cancelled by its caller once the server has it; fails the test unless the caller got `cancelled`.
     func observeCancelledWhileSent(_ server: TestServer) async throws -> Observed {
         let observed = try await observe(server) { provider in
-            let task = Task { await provider.rawDataResponse(on: .slow(milliseconds: 60_000)) }
+            let task = Task { await provider.rawDataResponse(on: .slow(milliseconds: HangGuard.seconds * 1_000)) }
             await server.waitForRequests()
             task.cancel()
             return await task.value

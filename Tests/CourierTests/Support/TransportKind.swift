@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -39,13 +40,14 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// Runs `body` with a provider over this transport, then releases what the transport opened.
-    /// - Parameter connectTimeoutSeconds: AsyncHTTPClient's connect timeout, which covers a TLS handshake too: a
-    ///   minute by default, since under ThreadSanitizer a loopback request in the parallel suite has taken 12 s.
+    /// - Parameter connectTimeoutSeconds: AsyncHTTPClient's connect timeout, which covers a TLS handshake and a wait
+    ///   for a pooled connection too: the hang guard by default, since under ThreadSanitizer a loopback request in
+    ///   the parallel suite has taken 12 s, and a hundred at once waited past AsyncHTTPClient's default 10 s.
     func withProvider<EndpointType: Endpoint, Result>(
         _ endpointType: EndpointType.Type = EndpointType.self,
         baseUrl: URL?,
         plugins: [Plugin<EndpointType>] = [],
-        connectTimeoutSeconds: Int64 = 60,
+        connectTimeoutSeconds: Int64 = Int64(HangGuard.seconds),
         scheduler: (any Scheduler)? = nil,
         cache: HttpCache? = nil,
         _ body: (ApiProvider<EndpointType>) async throws -> Result

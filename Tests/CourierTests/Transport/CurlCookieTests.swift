@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Cookies over libcurl, kept as URLSession keeps them on Linux: within one transport, for the host that set them.
-@Suite(.timeLimit(.minutes(1))) struct CurlCookieTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CurlCookieTests {
     @Test func aCookieSetForOneTransportIsSentByItAloneAndOnlyToItsHost() async throws {
         try await TestServer.withServer { server in
             let first = ApiProvider<TestApi>(baseUrl: server.baseUrl, transport: CurlTransport())

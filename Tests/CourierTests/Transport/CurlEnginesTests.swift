@@ -5,7 +5,7 @@ import Testing
 
 /// How a libcurl transport spreads its requests over its engines: none started before the first request, one while
 /// requests come one at a time, more only while every engine has work, never more than asked; cookies shared by all.
-@Suite(.timeLimit(.minutes(1))) struct CurlEnginesTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CurlEnginesTests {
     @Test func aTransportStartsNoThreadUntilItSends() {
         let transport = CurlTransport(engines: 4)
         #expect(transport.engines == 4)

@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// The fields libcurl is given and the fields it hands back: an engine shares one header list among the requests with
 /// the same fields, and keeps a head's fields as bytes until something asks for them.
-@Suite(.timeLimit(.minutes(1))) struct CurlHeaderTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct CurlHeaderTests {
     /// Requests in flight together over one engine, each with one of three sets of fields: the server receives each
     /// request's own, whichever list the engine made last.
     @Test func requestsInFlightTogetherEachSendTheirOwnFields() async throws {

@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// What `ApiProvider()` sends over, and what a provider that used URLSession on Linux keeps with libcurl.
-@Suite(.timeLimit(.minutes(1))) struct DefaultTransportTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct DefaultTransportTests {
     #if os(Linux)
     @Test func onLinuxTheDefaultIsLibcurlAndASessionConfigurationMeansURLSession() {
         #expect(ApiProvider<TestApi>().transport is CurlTransport)

@@ -1,5 +1,6 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
+import CourierTestServer
 import Foundation
 import NIOCore
 import NIOPosix
@@ -8,7 +9,7 @@ import Testing
 @testable import CourierAsyncHTTPClient
 
 /// How a file goes out as an upload over AsyncHTTPClient.
-@Suite(.timeLimit(.minutes(1))) struct FileChunksTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct FileChunksTests {
     /// A FIFO whose writing end stays open never reaches its end of file. The body must end with its last announced
     /// byte, not after one more read that finds the end: the answer can arrive during that read, and AsyncHTTPClient
     /// then kept the connection out of its pool for good (the fault soak ran out of connections that way).

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// A request's `timeoutInterval` over libcurl: how long the server may leave it without a byte, as over URLSession;
 /// a body's producer that takes its time is the caller's pace, not the server's silence.
-@Suite(.timeLimit(.minutes(1))) struct IdleLimitTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct IdleLimitTests {
     final class IdleLimit: Plugin<FreeEndpoint>, @unchecked Sendable {
         override func modifyRequest(_ request: inout URLRequest, endpoint: FreeEndpoint) {
             request.timeoutInterval = 1

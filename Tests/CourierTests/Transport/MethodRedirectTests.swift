@@ -10,7 +10,7 @@ import CourierAsyncHTTPClient
 /// Redirects of requests with a method and a body, as HTTP says (RFC 9110, section 15.4): a 303 asks for a `GET`
 /// without the body, a 307 or 308 for the same method with the same body. libcurl 7.88 would send `PUT`, `PATCH` and
 /// `DELETE` on after any redirect, so `CurlTransport` follows theirs itself.
-@Suite(.timeLimit(.minutes(1))) struct MethodRedirectTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct MethodRedirectTests {
     struct Redirected: Endpoint {
         typealias ClientErrorType = TestError
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Redirects are followed, but what identifies the user stays with the origin it was meant for.
-@Suite(.timeLimit(.minutes(1))) struct RedirectTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct RedirectTests {
     let credentials = [
         "Accept": "application/json",
         "Authorization": "Bearer from-endpoint",

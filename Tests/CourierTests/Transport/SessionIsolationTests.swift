@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Each provider has its own session: cookies set for one are never sent by another.
-@Suite(.timeLimit(.minutes(1))) struct SessionIsolationTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct SessionIsolationTests {
     @Test func providersDoNotShareCookies() async throws {
         try await TestServer.withServer { server in
             let first = ApiProvider<TestApi>(baseUrl: server.baseUrl)

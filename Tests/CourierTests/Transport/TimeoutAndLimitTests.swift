@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// Courier's own limits: a total timeout that ends a request whatever its server does, and never early, and a
 /// response body size that is refused as soon as it shows, with the plugins seeing both.
-@Suite(.timeLimit(.minutes(1))) struct TimeoutAndLimitTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct TimeoutAndLimitTests {
     /// Sends `endpoint` through the completion door and returns the result and how long the pipeline took, from
     /// the plugins' `willPerformRequest` to their `didPerformRequest`. Only ever a lower bound is asserted on it: a
     /// timer never fires early, but a busy machine can run it as late as it likes.

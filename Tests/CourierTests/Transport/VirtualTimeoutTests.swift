@@ -10,7 +10,7 @@ import FoundationNetworking
 /// A provider made with a scheduler times its requests on it, over the network too: an hour's timeout ends a
 /// request that the loopback server never answers as soon as a `TestScheduler` has moved an hour, while the test
 /// takes a fraction of a second of real time (and its one-minute guard would stop it long before a real hour).
-@Suite(.timeLimit(.minutes(1))) struct VirtualTimeoutTests {
+@Suite(.timeLimit(.minutes(HangGuard.minutes))) struct VirtualTimeoutTests {
     static let hour = Duration.seconds(3_600)
 
     @Test(arguments: TransportKind.allCases)
