@@ -56,7 +56,12 @@ package enum HeaderFields {
 
     /// Whether two field names are the same but for the case of their ASCII letters.
     package static func sameName(_ one: String, _ other: String) -> Bool {
-        one.utf8.count == other.utf8.count && one.utf8.elementsEqual(other.utf8) { lowercased($0) == lowercased($1) }
+        sameName(one.utf8, other.utf8)
+    }
+
+    /// ``sameName(_:_:)`` for names as bytes, e.g. as a transport received them.
+    package static func sameName(_ one: some Collection<UInt8>, _ other: some Collection<UInt8>) -> Bool {
+        one.count == other.count && one.elementsEqual(other) { lowercased($0) == lowercased($1) }
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

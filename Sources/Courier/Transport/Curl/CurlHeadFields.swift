@@ -28,9 +28,7 @@ struct CurlHeadFields: HeaderFieldSource {
     func value(of name: String) -> String? {
         var found: String?
         forEachField { fieldName, value in
-            guard fieldName.count == name.utf8.count,
-                fieldName.elementsEqual(name.utf8, by: { Self.lowercased($0) == Self.lowercased($1) })
-            else { return }
+            guard HeaderFields.sameName(fieldName, name.utf8) else { return }
             let text = String(decoding: value, as: UTF8.self)
             found = found.map { "\($0), \(text)" } ?? text
         }
@@ -59,10 +57,6 @@ struct CurlHeadFields: HeaderFieldSource {
             }
             start = end + 1
         }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
 #endif
