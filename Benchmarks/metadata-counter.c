@@ -1,7 +1,8 @@
 // Counts the Swift runtime's lookups of generic type metadata and of witness tables: loaded with LD_PRELOAD into a
 // run of one variant, it prints the totals when the process exits. Generic code that runs unspecialized (a library's
 // code for an app's endpoint type) asks the runtime for each generic type it touches, on every call; the difference
-// between two counts of operations is a steady figure where timings on a shared machine are not. Built with the
+// between two counts of operations is a steady figure where timings on a shared machine are not. A floor: the
+// runtime's calls within its own library do not go through the dynamic linker and are not counted. Built with the
 // Swift toolchain's clang, which knows the runtime's calling convention:
 //   clang -O2 -shared -fPIC -o metadata-counter.so Benchmarks/metadata-counter.c -ldl
 #define _GNU_SOURCE

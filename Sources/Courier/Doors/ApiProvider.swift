@@ -41,7 +41,8 @@ public final class ApiProvider<EndpointType: Endpoint>: Sendable {
     let roles: PluginRoles<EndpointType>
 
     /// The hooks some plugin has, and whether there is any plugin or answer step: what each request asks first.
-    /// Plain values, since asking a generic array whether it is empty costs the runtime two lookups of its type.
+    /// Plain values, since asking a generic array whether it is empty costs the runtime a lookup of the array's type
+    /// and one of its conformance to `Collection`.
     let pluginHooks: PluginHooks
     let hasPlugins: Bool
     let hasAnswerSteps: Bool

@@ -124,7 +124,8 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     func attempt(_ number: Int, sent: URLRequest, at sentAt: ContinuousClock.Instant, answer: Exchange) -> Attempt {
         let now = ContinuousClock.now
         // Only a provider with a plugin that judges answers asks (its `judge`), and its runs follow their attempts:
-        // both come from `roles.judging`. A run without a record would report its times from this sending alone.
+        // both come from the provider's `pluginHooks` having `.process`. A run without a record would report its times
+        // from this sending alone.
         return (progress ?? Locked(Progress())).withLock { progress in
             let realElapsed = (progress.firstSentAt ?? sentAt).duration(to: now)
             return Attempt(

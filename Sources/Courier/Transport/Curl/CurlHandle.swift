@@ -8,8 +8,9 @@ struct CurlHandle: @unchecked Sendable {
     /// `CURLOPT_ERRORBUFFER`'s room, cleared for each exchange. Read only on the engine's thread, before the handle
     /// goes back to the spares.
     let errorWords: UnsafeMutablePointer<CChar>
-    /// Whether libcurl's cookie engine is on in the handle: switched on when a transfer that keeps cookies begins on
-    /// it, and left on by a reset.
+    /// Whether libcurl's cookie engine is known to be on in the handle: a head arrived on a transfer of it that kept
+    /// cookies (libcurl switches the engine on as such a transfer begins, and a reset leaves it on). A transfer that
+    /// began but got no head counts as not having it, which only costs setting the option once more.
     var cookieEngineOn = false
 
     private static let errorRoom = Int(CURL_ERROR_SIZE) + 1

@@ -23,8 +23,8 @@ final class CurlSpares: Sendable {
     }
 
     /// Takes back the handle of an exchange that has ended (or never started): reset, it serves the next one.
-    /// - Parameter cookieEngineOn: Whether libcurl's cookie engine is on in the handle: it was before, or libcurl
-    ///   began a transfer that kept cookies on it (switching the engine on as the transfer starts, for good).
+    /// - Parameter cookieEngineOn: Whether libcurl's cookie engine is known to be on in the handle
+    ///   (``CurlHandle/cookieEngineOn``).
     func recycle(_ handle: CurlHandle, keepingCookies: Bool, cookieEngineOn: Bool) {
         var handle = handle
         curl_easy_reset(handle.easy)
