@@ -40,14 +40,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// Runs `body` with a provider over this transport, then releases what the transport opened.
-    /// - Parameter connectTimeoutSeconds: AsyncHTTPClient's connect timeout, which covers a TLS handshake and a wait
-    ///   for a pooled connection too: the hang guard by default, since under ThreadSanitizer a loopback request in
-    ///   the parallel suite has taken 12 s, and a hundred at once waited past AsyncHTTPClient's default 10 s.
     func withProvider<EndpointType: Endpoint, Result>(
         _ endpointType: EndpointType.Type = EndpointType.self,
         baseUrl: URL?,
         plugins: [Plugin<EndpointType>] = [],
-        connectTimeoutSeconds: Int64 = Int64(HangGuard.seconds),
         scheduler: (any Scheduler)? = nil,
         cache: HttpCache? = nil,
         _ body: (ApiProvider<EndpointType>) async throws -> Result
@@ -66,7 +62,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         #if AsyncHTTPClient
         case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
-            configuration.timeout.connect = .seconds(connectTimeoutSeconds)
+            // The connect timeout covers a TLS handshake and a wait for a pooled connection too: under
+            // ThreadSanitizer a loopback request in the parallel suite has taken 12 s, and a hundred at once waited
+            // past AsyncHTTPClient's default 10 s. The hang guard, then.
+            configuration.timeout.connect = .seconds(Int64(HangGuard.seconds))
             configuration.connectionPool.retryConnectionEstablishment = false
             return try await withHTTPClient(configuration) { client in
                 let transport = AsyncHTTPClientTransport(client: client)
