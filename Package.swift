@@ -24,10 +24,20 @@ let testCodeSettings: [SwiftSetting] = [
 func traitProduct(_ product: String, _ package: String, trait: String, on platforms: [Platform]? = nil)
     -> Target.Dependency
 {
+    traitProduct(product, package, traits: [trait], on: platforms)
+}
+
+/// A product of another package that is resolved and built only where one of `traits` is enabled.
+func traitProduct(_ product: String, _ package: String, traits: Set<String>, on platforms: [Platform]? = nil)
+    -> Target.Dependency
+{
     let condition: TargetDependencyCondition? =
-        if let platforms { .when(platforms: platforms, traits: [trait]) } else { .when(traits: [trait]) }
+        if let platforms { .when(platforms: platforms, traits: traits) } else { .when(traits: traits) }
     return .product(name: product, package: package, condition: condition)
 }
+
+/// The traits of the products that speak over SwiftNIO, which share `CourierNIO`.
+let nioTraits: Set<String> = ["AsyncHTTPClient", "WebSocket"]
 
 let package = Package(
     name: "Courier",
@@ -37,11 +47,13 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
+        .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
-            description: "CourierAsyncHTTPClient: send over AsyncHTTPClient (brings async-http-client, SwiftNIO, NIOSSL)."
+            description:
+                "CourierAsyncHTTPClient: send over AsyncHTTPClient (brings async-http-client, SwiftNIO, NIOSSL)."
         ),
         .trait(
             name: "Combine",
@@ -50,6 +62,10 @@ let package = Package(
         .trait(
             name: "OpenAPI",
             description: "CourierOpenAPI: ApiProvider as a generated client's transport (brings swift-openapi-runtime)."
+        ),
+        .trait(
+            name: "WebSocket",
+            description: "CourierWebSocket: WebSocket endpoints (brings swift-websocket's WSCore, SwiftNIO, NIOSSL)."
         ),
     ],
     dependencies: [
@@ -65,9 +81,11 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         // Only for working on Courier. Hummingbird without its default trait ConfigurationSupport: swift-configuration
         // is not used here, and it is the largest module the test server would build after NIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // The test server's graceful stop (Hummingbird runs on it already).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The to-do server of the examples (FlyingFox: it builds in seconds, where Hummingbird takes minutes).
@@ -109,6 +127,7 @@ let package = Package(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "Courier",
+                "CourierNIO",
                 traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 traitProduct("NIOConcurrencyHelpers", "swift-nio", trait: "AsyncHTTPClient"),
                 traitProduct("NIOCore", "swift-nio", trait: "AsyncHTTPClient"),
@@ -116,6 +135,34 @@ let package = Package(
                 traitProduct("NIOHTTPCompression", "swift-nio-extras", trait: "AsyncHTTPClient"),
                 traitProduct("NIOPosix", "swift-nio", trait: "AsyncHTTPClient"),
                 traitProduct("NIOSSL", "swift-nio-ssl", trait: "AsyncHTTPClient"),
+            ]
+        ),
+        .target(
+            name: "CourierWebSocket",
+            dependencies: [
+                "Courier",
+                "CourierNIO",
+                traitProduct("WSCore", "swift-websocket", trait: "WebSocket"),
+                .product(name: "Logging", package: "swift-log"),
+                traitProduct("NIOConcurrencyHelpers", "swift-nio", trait: "WebSocket"),
+                traitProduct("NIOCore", "swift-nio", trait: "WebSocket"),
+                traitProduct("NIOHTTP1", "swift-nio", trait: "WebSocket"),
+                traitProduct("NIOPosix", "swift-nio", trait: "WebSocket"),
+                traitProduct("NIOSSL", "swift-nio-ssl", trait: "WebSocket"),
+                traitProduct("NIOWebSocket", "swift-nio", trait: "WebSocket"),
+            ]
+        ),
+        // What the products on SwiftNIO share (TLS options as swift-nio-ssl's, NIO's errors as URLError's): no product
+        // of its own, built for a user only with one of theirs.
+        .target(
+            name: "CourierNIO",
+            dependencies: [
+                "Courier",
+                traitProduct("NIOConcurrencyHelpers", "swift-nio", traits: nioTraits),
+                traitProduct("NIOCore", "swift-nio", traits: nioTraits),
+                traitProduct("NIOHTTP1", "swift-nio", traits: nioTraits),
+                traitProduct("NIOPosix", "swift-nio", traits: nioTraits),
+                traitProduct("NIOSSL", "swift-nio-ssl", traits: nioTraits),
             ]
         ),
         .target(
@@ -163,6 +210,20 @@ let package = Package(
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Apart too: the WebSocket routes (hummingbird-websocket), built only for the WebSocket product's tests.
+        .target(
+            name: "CourierTestServerWebSocket",
+            dependencies: [
+                "CourierTestServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -238,6 +299,17 @@ let package = Package(
                 traitProduct("OpenAPIRuntime", "swift-openapi-runtime", trait: "OpenAPI"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: testCodeSettings
+        ),
+        .testTarget(
+            name: "CourierWebSocketTests",
+            dependencies: [
+                "Courier",
+                "CourierTestServer",
+                "CourierWebSocket",
+                // hummingbird-websocket is built only for the product's tests, which need its trait.
+                .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
             ],
             swiftSettings: testCodeSettings
         ),

@@ -1,6 +1,7 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
+import CourierNIO
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -38,7 +39,10 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// How ``tls`` is applied: by the client itself, or to each request.
     private let ownTls: OwnTls
-    private let tlsConfigurations = TlsConfigurations()
+    /// The transport as refusals name it.
+    private static let name = "AsyncHTTPClientTransport"
+
+    private let tlsConfigurations = TlsConfigurations(sender: AsyncHTTPClientTransport.name)
 
     private enum OwnTls: Sendable {
         case byClient
@@ -60,7 +64,7 @@ public final class AsyncHTTPClientTransport: Transport {
             self.init(client: SharedClients.plain, tls: nil, ownTls: .byClient)
             return
         }
-        let configuration = TlsConfigurations.made(for: tls)
+        let configuration = TlsConfigurations.made(for: tls, sender: Self.name)
         if case .success(let made) = configuration, let client = SharedClients.client(for: tls, configuration: made) {
             self.init(client: client, tls: tls, ownTls: .byClient)
         } else {
@@ -83,7 +87,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.init(
             client: client,
             tls: tls,
-            ownTls: tls.map { OwnTls.perRequest(TlsConfigurations.made(for: $0)) } ?? .byClient
+            ownTls: tls.map { OwnTls.perRequest(TlsConfigurations.made(for: $0, sender: Self.name)) } ?? .byClient
         )
     }
 

@@ -8,6 +8,11 @@ extension ApiProvider {
     /// The one place that tells the network and the mocks apart: what carries sending number `number` of `run`,
     /// behind the provider's answer steps.
     func carrier(for run: RequestRun<EndpointType>, number: Int) -> any Transport {
+        // An upgrade is neither a cache's (a stored answer to a GET is no switch of protocols) nor the mocks'.
+        if let upgrade = run.carriedBy {
+            guard let timeout = run.endpoint.timeout else { return upgrade }
+            return TimedTransport(next: upgrade, timeout: timeout, receiver: nil)
+        }
         // The network's transport without reading `carrier`, whose generic payload costs a lookup of its type.
         var transport = self.transport ?? mocks(for: run, number: number)
         if run.transfer?.requestBody != nil, !(transport is any RequestBodyStreaming) {

@@ -11,7 +11,19 @@ extension ApiProvider {
         _ exchange: Exchange,
         endpoint: EndpointType
     ) -> TypedResult<ResultType> {
-        let typedResult = ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint)
+        report(
+            ResponseDecoder.decode(exchange, as: ResultType.self, endpoint: endpoint),
+            of: exchange,
+            endpoint: endpoint
+        )
+    }
+
+    /// Lets every plugin and observer see `typedResult`, the outcome of `exchange`, and returns it.
+    func report<ResultType: Decodable>(
+        _ typedResult: TypedResult<ResultType>,
+        of exchange: Exchange,
+        endpoint: EndpointType
+    ) -> TypedResult<ResultType> {
         guard hasPlugins else { return typedResult }
         if pluginHooks.contains(.didPerformRequest) {
             let receiving = roles.receivingResults

@@ -38,12 +38,14 @@ extension ApiProvider {
 
     /// ``start(_:method:transfer:handle:transportDeliveryQueue:deliver:)`` with the outcome's way out given as an
     /// ``ExchangeDelivery``.
+    /// - Parameter carriedBy: What carries the sendings instead of the provider's transport (see ``RequestRun``).
     func start(
         _ endpoint: EndpointType,
         method: HttpMethod? = nil,
         transfer: TransferPlan? = nil,
         handle: CancellableRequest,
         transportDeliveryQueue: DispatchQueue? = nil,
+        carriedBy: (any Transport)? = nil,
         delivery deliver: ExchangeDelivery
     ) {
         // A mocked answer's delay counts from here, so that time passing while the request is on its way (a
@@ -76,6 +78,7 @@ extension ApiProvider {
             transfer: transfer,
             followsAttempts: pluginHooks.contains(.process),
             mockClockAtStart: mockClockAtStart,
+            carriedBy: carriedBy,
             deliver: deliver
         )
         if let observation { observation.began() }

@@ -22,6 +22,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
     /// Where the body goes and who hears of progress, for a download, a stream or a request with progress reports.
     let transfer: TransferPlan?
 
+    /// What carries every sending of this request instead of the provider's transport, the mocks and the answer
+    /// steps: a WebSocket's upgrade (see ``ApiProvider/performUpgrade(on:over:completion:)``), or `nil`.
+    let carriedBy: (any Transport)?
+
     /// A mocked provider's scheduler clock when the request entered the pipeline (with a delay only): the first
     /// sending's mocked answer is due a delay after it.
     let mockClockAtStart: Duration?
@@ -46,8 +50,10 @@ final class RequestRun<EndpointType: Endpoint>: Sendable {
         transfer: TransferPlan? = nil,
         followsAttempts: Bool,
         mockClockAtStart: Duration? = nil,
+        carriedBy: (any Transport)? = nil,
         deliver: ExchangeDelivery
     ) {
+        self.carriedBy = carriedBy
         self.mockClockAtStart = mockClockAtStart
         progress = followsAttempts ? Locked(Progress()) : nil
         self.observation = observation

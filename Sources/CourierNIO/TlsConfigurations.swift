@@ -1,4 +1,4 @@
-#if AsyncHTTPClient
+#if AsyncHTTPClient || WebSocket
 import Courier
 import Foundation
 import NIOConcurrencyHelpers
@@ -6,14 +6,21 @@ import NIOSSL
 
 /// Courier's `TlsOptions` as swift-nio-ssl configurations, each made and checked once: reading certificates and
 /// keys, and proving that a key matches its certificate, would otherwise cost every request.
-final class TlsConfigurations: Sendable {
+package final class TlsConfigurations: Sendable {
     private let made = NIOLockedValueBox<[TlsOptions: Result<TLSConfiguration, InvalidRequestError>]>([:])
 
     private static let capacity = 64
 
-    func configuration(for options: TlsOptions) -> Result<TLSConfiguration, InvalidRequestError> {
+    /// What sends with these configurations, as refusals name it, e.g. "AsyncHTTPClientTransport".
+    private let sender: String
+
+    package init(sender: String) {
+        self.sender = sender
+    }
+
+    package func configuration(for options: TlsOptions) -> Result<TLSConfiguration, InvalidRequestError> {
         if let known = made.withLockedValue({ $0[options] }) { return known }
-        let result = Self.made(for: options)
+        let result = Self.made(for: options, sender: sender)
         made.withLockedValue { made in
             // Options made anew per request (a rotating identity) must not grow this without bound.
             if made.count >= Self.capacity { made.removeAll() }
@@ -23,15 +30,16 @@ final class TlsConfigurations: Sendable {
     }
 
     /// `options` as a configuration, or why they cannot be one.
-    static func made(for options: TlsOptions) -> Result<TLSConfiguration, InvalidRequestError> {
-        Result { () throws(InvalidRequestError) in try make(options) }
+    /// `options` as a configuration, or why they cannot be one; `sender` names what would send with it.
+    package static func made(for options: TlsOptions, sender: String) -> Result<TLSConfiguration, InvalidRequestError> {
+        Result { () throws(InvalidRequestError) in try make(options, sender: sender) }
     }
 
-    private static func make(_ options: TlsOptions) throws(InvalidRequestError) -> TLSConfiguration {
+    private static func make(_ options: TlsOptions, sender: String) throws(InvalidRequestError) -> TLSConfiguration {
         guard options.pinnedPublicKeys.isEmpty else {
-            // AsyncHTTPClient offers no verification callback to compare the server's key in.
+            // swift-nio-ssl's clients offer no verification callback to compare the server's key in.
             throw InvalidRequestError(
-                reason: "AsyncHTTPClientTransport cannot check pinned public keys; send this request with "
+                reason: "\(sender) cannot check pinned public keys; send this request with "
                     + "CurlTransport (Linux's default transport), which does, or trust only the server's authority"
             )
         }

@@ -1,4 +1,4 @@
-#if AsyncHTTPClient
+#if AsyncHTTPClient || WebSocket
 import Courier
 import Foundation
 import NIOSSL
@@ -6,12 +6,12 @@ import NIOSSL
 /// swift-nio-ssl's handshake errors as Courier's `TlsFailure`s, read by the reasons table all transports share
 /// (`TlsFailure.init(reason:)`).
 ///
-/// BoringSSL reports every failed certificate check as `CERTIFICATE_VERIFY_FAILED`, without the reason, and
-/// AsyncHTTPClient offers no verification callback that would see it: an expired certificate is reported as
-/// `TlsFailure.untrustedCertificate` here. A certificate for another host is caught by swift-nio-ssl itself, and
-/// alerts from the server name their cause.
-enum TlsFailures {
-    static func urlError(for error: Error) -> URLError? {
+/// BoringSSL reports every failed certificate check as `CERTIFICATE_VERIFY_FAILED`, without the reason, and neither
+/// AsyncHTTPClient nor the WebSocket client offers a verification callback that would see it: an expired certificate
+/// is reported as `TlsFailure.untrustedCertificate` here. A certificate for another host is caught by swift-nio-ssl
+/// itself, and alerts from the server name their cause.
+package enum TlsFailures {
+    package static func urlError(for error: Error) -> URLError? {
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
             return TlsFailure.wrongHost.urlError(underlying: error, detail: "\(extra)")
         }

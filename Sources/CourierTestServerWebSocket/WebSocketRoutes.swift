@@ -1,0 +1,114 @@
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import HummingbirdWebSocket
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// What each upgrade path does (see ``WebSocketTestServer``).
+enum WebSocketRoutes {
+    typealias Handler = WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+
+    static func upgrade(
+        _ request: HTTPRequest,
+        channel: any Channel,
+        log: UpgradeLog
+    ) async throws -> ShouldUpgradeResult<Handler> {
+        let components = URLComponents(string: request.path ?? "/")
+        let path = components?.path ?? "/"
+        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { _, last in last }
+        // HTTPTypes keeps `Host` as the request's authority.
+        var headers: [String: String] = request.authority.map { ["host": $0] } ?? [:]
+        for field in request.headerFields {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        await log.record(ReceivedUpgrade(path: path, query: query, headers: headers))
+        switch path {
+        case "/ws/echo": return .upgrade([:], echo(closingAfter: query["count"].flatMap { Int($0) }))
+        case "/ws/push": return .upgrade([:], push(count: Int(query["count"] ?? "") ?? 1))
+        case "/ws/close":
+            let code = WebSocketErrorCode(codeNumber: Int(query["code"] ?? "") ?? 1000)
+            return .upgrade([:]) { _, outbound, _ in try await outbound.close(code, reason: query["reason"]) }
+        case "/ws/drop":
+            return .upgrade([:]) { _, outbound, _ in
+                try await outbound.write(.text(#"{"number":1}"#))
+                try await channel.close()
+            }
+        case "/ws/large":
+            let size = Int(query["size"] ?? "") ?? 0
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await outbound.writeBinaryMessage(ByteBuffer(bytes: (0..<size).map { UInt8($0 % 251) }))
+                for try await _ in inbound {}
+            }
+        case "/ws/stray-continuation":
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await outbound.write(
+                    .custom(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "x")))
+                )
+                for try await _ in inbound {}
+            }
+        case "/ws/not-utf8":
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await outbound.write(
+                    .custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: [0xC3, 0x28])))
+                )
+                for try await _ in inbound {}
+            }
+        case "/ws/refuse":
+            let status = Int(query["status"] ?? "") ?? 400
+            try await refuse(channel, status: status, message: "refused")
+            return .dontUpgrade
+        case "/ws/protected":
+            guard headers["authorization"] == "Bearer \(query["accept"] ?? "")" else {
+                try await refuse(channel, status: 401, message: "bad token")
+                return .dontUpgrade
+            }
+            return .upgrade([:], echo(closingAfter: nil))
+        default:
+            return .dontUpgrade
+        }
+    }
+
+    /// Sends back each message; after `count` of them, closes with 1000 "done".
+    private static func echo(closingAfter count: Int?) -> Handler {
+        { inbound, outbound, _ in
+            var echoed = 0
+            for try await message in inbound.messages(maxSize: 1 << 24) {
+                switch message {
+                case .text(let text): try await outbound.writeTextMessage(text)
+                case .binary(let bytes): try await outbound.writeBinaryMessage(bytes)
+                }
+                echoed += 1
+                if echoed == count { return try await outbound.close(.normalClosure, reason: "done") }
+            }
+        }
+    }
+
+    private static func push(count: Int) -> Handler {
+        { _, outbound, _ in
+            for number in 1...max(count, 1) { try await outbound.write(.text(#"{"number":\#(number)}"#)) }
+            try await outbound.close(.normalClosure, reason: "done")
+        }
+    }
+
+    /// Answers the upgrade request with `status` and a JSON body, and closes the connection: hummingbird-websocket
+    /// answers every refused upgrade with an empty `400`, where an API says why, as this one does. Written below
+    /// the response encoder, as bytes, since the connection is still the upgrade handler's.
+    private static func refuse(_ channel: any Channel, status: Int, message: String) async throws {
+        let body = #"{"code":\#(status),"message":"\#(message)"}"#
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        let head =
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n"
+        try await channel.eventLoop.flatSubmit {
+            do {
+                let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                return encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).flatMap { channel.close() }
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }.get()
+    }
+}

@@ -1,0 +1,71 @@
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import NIOCore
+
+/// The loopback ``TestServer`` with WebSocket routes beside its HTTP ones (hummingbird-websocket), started inside the
+/// test process. Every upgrade request it receives is recorded (``receivedUpgrades()``), switched or refused.
+///
+/// Upgrade routes (any other path is refused with an empty `400`, as hummingbird-websocket refuses):
+/// - `/ws/echo[?count=N]`: sends back each message as it came (text as text, binary as binary) until the client
+///   closes, or after N messages closes with 1000 "done".
+/// - `/ws/push?count=N`: sends the text messages `{"number":1}` … `{"number":N}`, then closes with 1000 "done".
+/// - `/ws/close?code=C&reason=R`: closes at once with code C and reason R.
+/// - `/ws/drop`: sends `{"number":1}`, then closes the TCP connection without a close frame.
+/// - `/ws/large?size=N`: sends one binary message of N bytes (each byte its offset modulo 251).
+/// - `/ws/stray-continuation`: sends a continuation frame that continues no message.
+/// - `/ws/not-utf8`: sends a text message whose bytes are not UTF-8.
+/// - `/ws/refuse?status=S`: refuses with status S and the JSON body `{"code":S,"message":"refused"}`.
+/// - `/ws/protected?accept=T`: switches when the request has `Authorization: Bearer T`, and echoes as `/ws/echo`;
+///   refuses with 401 and `{"code":401,"message":"bad token"}` otherwise.
+public struct WebSocketTestServer: Sendable {
+    /// The server, with every route of ``TestServer`` too.
+    public let http: TestServer
+    private let upgrades: UpgradeLog
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseUrl: URL { http.baseUrl }
+
+    /// The upgrade requests received so far, in arrival order.
+    public func receivedUpgrades() async -> [ReceivedUpgrade] {
+        await upgrades.received
+    }
+
+    /// Starts a server, runs `body` with it and stops it again, also when `body` throws.
+    public static func withServer<Result>(_ body: (WebSocketTestServer) async throws -> Result) async throws -> Result {
+        let upgrades = UpgradeLog()
+        // Pings come from the client under test; a server's own would make a test's outcome depend on time.
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            ws: WebSocketServerConfiguration(maxFrameSize: 1 << 24, autoPing: .disabled)
+        )
+        let builder = HTTPServerBuilder.http1WebSocketUpgrade(configuration: configuration) { request, channel, _ in
+            try await WebSocketRoutes.upgrade(request, channel: channel, log: upgrades)
+        }
+        let server = try await TestServer.start(serving: builder, scheme: "http")
+        return try await TestServer.with(server) { http in
+            try await body(WebSocketTestServer(http: http, upgrades: upgrades))
+        }
+    }
+}
+
+/// An upgrade request as the server received it.
+public struct ReceivedUpgrade: Sendable, Equatable {
+    /// The path, without the query.
+    public let path: String
+    /// The query's items, by name.
+    public let query: [String: String]
+    /// The headers, by lowercased name (repeated names joined with ", ").
+    public let headers: [String: String]
+}
+
+/// The upgrade requests received, in arrival order.
+actor UpgradeLog {
+    private(set) var received: [ReceivedUpgrade] = []
+
+    func record(_ upgrade: ReceivedUpgrade) {
+        received.append(upgrade)
+    }
+}

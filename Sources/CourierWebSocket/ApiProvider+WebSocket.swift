@@ -1,0 +1,72 @@
+#if WebSocket
+import Courier
+import Foundation
+import NIOConcurrencyHelpers
+
+extension ApiProvider {
+    /// Opens a WebSocket to `endpoint`: its messages in are `Incoming` values, its messages out `Outgoing` values.
+    ///
+    /// The upgrade request is the endpoint's request (its URL, query and headers, built and checked as for any
+    /// request, with `http`/`https` URLs taken as `ws`/`wss`), and it goes through the provider's plugins as any
+    /// other: `modifyRequest`, `prepare` (a token), `process` (a token refresh and one retry after a 401), the
+    /// observers. The endpoint's `timeout` bounds the upgrade, and its `tls` options are applied.
+    ///
+    /// ```swift
+    /// switch await provider.webSocket(on: .room(id: 7), receiving: ChatEvent.self, sending: ChatCommand.self) {
+    /// case .success(let room):
+    ///     try await room.send(.join(name: "ada"))
+    ///     for try await event in room { print(event) }
+    /// case .failure(let error):
+    ///     print(error)  // e.g. .clientError(statusCode: 403, clientError: …)
+    /// }
+    /// ```
+    /// - Returns: The open connection, or the `ApiError` a request would get for the same answer: a refused upgrade
+    ///   is a `clientError` with the endpoint's `ClientErrorType` decoded, a `serverError`, a transport
+    ///   failure, and `ApiError.unexpectedStatusCode(statusCode:)` for a server that answered without switching
+    ///   (e.g. `200`). A provider the mocks answer refuses with `ApiError.invalidRequest(reason:)` and opens nothing:
+    ///   mocked WebSockets are not built yet.
+    public func webSocket<Incoming: Decodable & Sendable, Outgoing: Encodable & Sendable>(
+        on endpoint: EndpointType,
+        receiving: Incoming.Type = Incoming.self,
+        sending: Outgoing.Type = Outgoing.self,
+        options: WebSocketOptions = WebSocketOptions()
+    ) async -> Result<WebSocketConnection<Incoming, Outgoing>, ApiError<EndpointType.ClientErrorType>> {
+        guard transport != nil else {
+            return .failure(
+                .invalidRequest(reason: "\(endpoint) is a WebSocket on a mocked provider, which cannot script one yet")
+            )
+        }
+        let upgrade = WebSocketUpgrade(options: options)
+        let handle = NIOLockedValueBox<(request: CancellableRequest?, cancelled: Bool)>((nil, false))
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let request = performUpgrade(on: endpoint, over: upgrade) { continuation.resume(returning: $0) }
+                let cancelled = handle.withLockedValue { handle in
+                    handle.request = request
+                    return handle.cancelled
+                }
+                if cancelled { request.cancel() }
+            }
+        } onCancel: {
+            handle.withLockedValue { handle in
+                handle.cancelled = true
+                return handle.request
+            }?.cancel()
+        }
+        switch outcome {
+        case .failure(let error):
+            upgrade.takeConnection()?.channel.close(promise: nil)
+            return .failure(error)
+        case .success:
+            guard let channel = upgrade.takeConnection() else { return .failure(.noResponseReceived(error: nil)) }
+            let connection = await WebSocketConnection<Incoming, Outgoing>.open(
+                channel,
+                options: options,
+                decoder: endpoint.decoder,
+                encoder: endpoint.encoder
+            )
+            return .success(connection)
+        }
+    }
+}
+#endif

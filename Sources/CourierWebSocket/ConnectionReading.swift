@@ -1,0 +1,86 @@
+#if WebSocket
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOWebSocket
+@_spi(WSInternal) import WSCore
+
+/// The task that keeps a connection: swift-websocket's handler answers pings, sends its own and keeps the close
+/// handshake; Courier joins the frames into messages, within the size limit, and hands them to the relay.
+enum ConnectionReading {
+    private struct Context: WebSocketContext {
+        // Quiet unless a logging backend is set up: swift-websocket logs at debug and trace only.
+        let logger = Logger(label: "courier.websocket")
+    }
+
+    /// Reads `channel` until the connection ends; `opened` gets the writer before the first frame is read.
+    static func run(
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
+        options: WebSocketOptions,
+        relay: MessageRelay,
+        opened: @escaping @Sendable (WebSocketOutboundWriter) -> Void
+    ) async -> WebSocketClosure {
+        let configuration = WebSocketHandler.Configuration(
+            extensions: [],
+            autoPing: options.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
+            closeTimeout: options.closeTimeout,
+            // Checked here, where a text message is whole, and answered with the standard's code.
+            validateUTF8: false,
+            // What a message sent is cut into: the size most servers take in one frame.
+            maxFrameSize: 1 << 14
+        )
+        let frame: WebSocketCloseFrame?
+        let ownClose = NIOLockedValueBox<WebSocketCloseCode?>(nil)
+        do {
+            frame = try await WebSocketHandler.handle(
+                type: .client,
+                configuration: configuration,
+                asyncChannel: channel,
+                context: Context()
+            ) { inbound, outbound, _ in
+                opened(outbound)
+                if let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) {
+                    ownClose.withLockedValue { $0 = violation.code }
+                    relay.finish(violation.error)
+                    let code = WebSocketErrorCode(codeNumber: Int(violation.code.rawValue))
+                    try? await outbound.close(code, reason: nil)
+                }
+            }
+        } catch {
+            // The connection broke (a reset, TLS ended without its close): what was read stays readable.
+            frame = nil
+        }
+        relay.finish()
+        // Without the server's close frame: the code Courier closed with for the server's fault, if it did.
+        guard let frame else { return WebSocketClosure(code: ownClose.withLockedValue { $0 } ?? .abnormalClosure) }
+        return WebSocketClosure(
+            code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)),
+            reason: frame.reason
+        )
+    }
+
+    /// Hands each whole message to `relay` until the connection ends; the server's violation, if one ended it.
+    private static func read(
+        _ inbound: WebSocketInboundStream,
+        limit: Int,
+        into relay: MessageRelay
+    ) async -> Violation? {
+        var assembler = MessageAssembler(limit: limit)
+        do {
+            for try await frame in inbound {
+                if let message = try assembler.add(frame) { await relay.push(message) }
+            }
+            return nil
+        } catch let violation as Violation {
+            return violation
+        } catch NIOWebSocketError.invalidFrameLength {
+            // One frame past the limit: NIO has closed the connection with 1009 already.
+            return Violation(.messageTooLarge(limit: limit), closingWith: .messageTooBig)
+        } catch let error as NIOWebSocketError {
+            return Violation(.protocolViolation(reason: "the server sent an invalid frame (\(error))"))
+        } catch {
+            return nil
+        }
+    }
+}
+#endif

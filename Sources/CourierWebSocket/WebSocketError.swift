@@ -1,0 +1,22 @@
+#if WebSocket
+/// What went wrong on an open WebSocket connection: thrown by reading its messages or by sending one.
+///
+/// A failure to connect is not one of these: `webSocket(on:receiving:sending:options:)` reports it as
+/// the `ApiError` a request would get (a 4xx with the endpoint's client error decoded, a refused connection, a
+/// TLS failure).
+public enum WebSocketError: Error, Sendable {
+    /// The server sent a message larger than ``WebSocketOptions/maximumMessageSize``; Courier closed the connection
+    /// with ``WebSocketCloseCode/messageTooBig`` without keeping it.
+    case messageTooLarge(limit: Int)
+    /// The server broke the WebSocket protocol (an invalid frame, a fragment out of order, a text message that is not
+    /// UTF-8); Courier closed the connection with the matching code.
+    case protocolViolation(reason: String)
+    /// A message did not decode as the connection's incoming type; Courier closed the connection with
+    /// ``WebSocketCloseCode/unsupportedData``.
+    case undecodableMessage(type: String, error: any Error)
+    /// A value to send did not encode; nothing was sent and the connection stays open.
+    case unencodableMessage(type: String, error: any Error)
+    /// The connection has ended (see ``WebSocketConnection/closure``); nothing was sent.
+    case closed(WebSocketClosure)
+}
+#endif

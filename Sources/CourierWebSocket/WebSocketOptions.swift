@@ -1,0 +1,31 @@
+#if WebSocket
+/// How a WebSocket connection is kept: message limits, keep-alive and back-pressure.
+public struct WebSocketOptions: Sendable {
+    /// The largest message taken from the server, in bytes, whole or in fragments; a larger one closes the
+    /// connection with ``WebSocketCloseCode/messageTooBig`` and fails the reader with
+    /// ``WebSocketError/messageTooLarge(limit:)``, without being kept. 1 MiB by default.
+    public var maximumMessageSize: Int
+    /// How often a ping is sent while the connection is open; a pong that has not come by the next ping closes the
+    /// connection (``WebSocketCloseCode/goingAway``, reason "Ping timeout"). `nil` sends none. 30 s by default.
+    public var pingInterval: Duration?
+    /// The messages received and not yet read that are kept: with that many waiting, Courier stops reading from the
+    /// connection (and the server's sending slows down through TCP) until the reader takes one. 16 by default.
+    public var bufferedMessages: Int
+    /// How long Courier waits for the server's close frame after sending its own, before dropping the connection.
+    /// 15 s by default.
+    public var closeTimeout: Duration
+
+    /// Creates options.
+    public init(
+        maximumMessageSize: Int = 1 << 20,
+        pingInterval: Duration? = .seconds(30),
+        bufferedMessages: Int = 16,
+        closeTimeout: Duration = .seconds(15)
+    ) {
+        self.maximumMessageSize = max(maximumMessageSize, 1)
+        self.pingInterval = pingInterval
+        self.bufferedMessages = max(bufferedMessages, 1)
+        self.closeTimeout = closeTimeout
+    }
+}
+#endif
