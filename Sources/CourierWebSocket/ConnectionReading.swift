@@ -1,6 +1,5 @@
 #if WebSocket
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 @_spi(WSInternal) import WSCore
@@ -18,6 +17,7 @@ enum ConnectionReading {
         _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
         options: WebSocketOptions,
         relay: MessageRelay,
+        closing: ClosingStart,
         opened: @escaping @Sendable (WebSocketOutboundWriter) -> Void
     ) async -> WebSocketClosure {
         let configuration = WebSocketHandler.Configuration(
@@ -30,7 +30,6 @@ enum ConnectionReading {
             maxFrameSize: 1 << 14
         )
         let frame: WebSocketCloseFrame?
-        let ownClose = NIOLockedValueBox<WebSocketCloseCode?>(nil)
         do {
             frame = try await WebSocketHandler.handle(
                 type: .client,
@@ -40,19 +39,20 @@ enum ConnectionReading {
             ) { inbound, outbound, _ in
                 opened(outbound)
                 if let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) {
-                    ownClose.withLockedValue { $0 = violation.code }
                     relay.finish(violation.error)
-                    let code = WebSocketErrorCode(codeNumber: Int(violation.code.rawValue))
-                    try? await outbound.close(code, reason: nil)
+                    await closing.close(violation.code, reason: nil, over: outbound)
+                } else {
+                    closing.serverEnded()
                 }
             }
         } catch {
             // The connection broke (a reset, TLS ended without its close): what was read stays readable.
             frame = nil
         }
+        closing.serverEnded()
         relay.finish()
-        // Without the server's close frame: the code Courier closed with for the server's fault, if it did.
-        guard let frame else { return WebSocketClosure(code: ownClose.withLockedValue { $0 } ?? .abnormalClosure) }
+        if let client = closing.client { return client }
+        guard let frame else { return WebSocketClosure(code: .abnormalClosure) }
         return WebSocketClosure(
             code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)),
             reason: frame.reason
@@ -74,7 +74,7 @@ enum ConnectionReading {
         } catch let violation as Violation {
             return violation
         } catch NIOWebSocketError.invalidFrameLength {
-            // One frame past the limit: NIO has closed the connection with 1009 already.
+            // One frame past the limit.
             return Violation(.messageTooLarge(limit: limit), closingWith: .messageTooBig)
         } catch let error as NIOWebSocketError {
             return Violation(.protocolViolation(reason: "the server sent an invalid frame (\(error))"))

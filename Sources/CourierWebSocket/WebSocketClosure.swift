@@ -1,11 +1,14 @@
 #if WebSocket
-/// How a WebSocket connection ended: the code and reason of the server's close frame.
+/// How a WebSocket connection ended: the code and reason of the side that started the close.
+///
+/// When the server closed first, its close frame's; when the client did (`close(_:reason:)`, a cancelled reader, a
+/// fault of the server's that Courier closed for), the client's, whatever the server answered (many servers answer
+/// any close with 1000 and no reason). A connection that ended without a close frame from either side is
+/// ``WebSocketCloseCode/abnormalClosure``.
 public struct WebSocketClosure: Sendable, Hashable {
-    /// The server's close code. Without a close frame of the server's that had one: the code Courier closed with for
-    /// a fault of the server's (``WebSocketError``), else ``WebSocketCloseCode/abnormalClosure`` (a dropped
-    /// connection).
+    /// The close code of the side that closed first.
     public let code: WebSocketCloseCode
-    /// The reason the server gave, if any.
+    /// The reason given with it, if any.
     public let reason: String?
 
     /// A closure with `code` and `reason`.

@@ -12,8 +12,7 @@ import NIOWebSocket
 /// a text or binary message with the endpoint's decoder, encoded with its encoder and sent as text), or
 /// ``WebSocketMessage`` for raw messages.
 ///
-/// The sequence ends when the connection does, whoever closed it; `closure` then tells the server's close code and
-/// reason. It throws a ``WebSocketError`` for a fault of the server's (a message too large, a protocol violation) or
+/// The sequence ends when the connection does, whoever closed it; `closure` then tells who closed it, how. It throws a ``WebSocketError`` for a fault of the server's (a message too large, a protocol violation) or
 /// a message that does not decode, after which the connection is closed. One reader at a time: the messages are
 /// shared, not copied, between iterators. A task reading the messages that is cancelled closes the connection
 /// (``WebSocketCloseCode/goingAway``), and so does letting go of the last reference to an open connection.
@@ -27,6 +26,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     private let writer: WebSocketOutboundWriter?
     private let reading: Task<WebSocketClosure, Never>
     private let ended: NIOLockedValueBox<WebSocketClosure?>
+    private let closing: ClosingStart
     private let decoder: JSONDecoder
     private let encoder: JSONEncoder
 
@@ -35,6 +35,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         writer: WebSocketOutboundWriter?,
         reading: Task<WebSocketClosure, Never>,
         ended: NIOLockedValueBox<WebSocketClosure?>,
+        closing: ClosingStart,
         decoder: JSONDecoder,
         encoder: JSONEncoder
     ) {
@@ -42,6 +43,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         self.writer = writer
         self.reading = reading
         self.ended = ended
+        self.closing = closing
         self.decoder = decoder
         self.encoder = encoder
     }
@@ -59,9 +61,11 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     ) async -> WebSocketConnection {
         let relay = MessageRelay(capacity: options.bufferedMessages)
         let ended = NIOLockedValueBox<WebSocketClosure?>(nil)
+        let closing = ClosingStart()
         let (writers, writerReady) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
         let reading = Task {
-            let closure = await ConnectionReading.run(channel, options: options, relay: relay) { writer in
+            let closure = await ConnectionReading.run(channel, options: options, relay: relay, closing: closing) {
+                writer in
                 writerReady.yield(writer)
                 writerReady.finish()
             }
@@ -76,6 +80,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
             writer: writer,
             reading: reading,
             ended: ended,
+            closing: closing,
             decoder: decoder,
             encoder: encoder
         )
@@ -112,14 +117,12 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     }
 
     /// Closes the connection with `code` and `reason`, and returns how it ended once the server has answered with
-    /// its close frame (or the close timeout passed). Messages that arrive meanwhile are read while there is room
+    /// its close frame (or the close timeout passed): with `code` and `reason`, unless the server had closed first. Messages that arrive meanwhile are read while there is room
     /// for them, and dropped beyond it.
     @discardableResult
     public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String? = nil) async -> WebSocketClosure {
         relay.stop()
-        if let writer, ended.withLockedValue({ $0 }) == nil {
-            try? await writer.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
-        }
+        if let writer, ended.withLockedValue({ $0 }) == nil { await closing.close(code, reason: reason, over: writer) }
         return await closure
     }
 
@@ -163,7 +166,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     private func startClosing(_ code: WebSocketCloseCode, reason: String?) {
         relay.stop()
         guard let writer, ended.withLockedValue({ $0 }) == nil else { return }
-        Task { try? await writer.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason) }
+        Task { [closing] in await closing.close(code, reason: reason, over: writer) }
     }
 }
 #endif

@@ -81,6 +81,7 @@ final class WebSocketUpgrade: Transport {
     ) async -> Result<TransportResponse, any Error> {
         do {
             let outcome = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelOption(.allowRemoteHalfClosure, value: true)
                 .connect(host: target.host, port: target.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try self.configure(channel, for: target, sslContext: sslContext, limit: limit, sending: sending)
@@ -130,6 +131,9 @@ final class WebSocketUpgrade: Transport {
         let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeOutcome>(
             // The decoder's limit on one frame: no frame of a message can be larger than the message.
             maxFrameSize: options.maximumMessageSize,
+            // A frame past the limit is the reader's error and closes with 1009 through the close handshake; NIO's own
+            // handling would close the connection before the error reached the reader.
+            enableAutomaticErrorHandling: false,
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     let frames = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
@@ -151,9 +155,13 @@ final class WebSocketUpgrade: Transport {
                 }
             }
         )
-        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
-        pipeline.leftOverBytesStrategy = .forwardBytes
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+        let gate = SwitchGate()
+        try channel.pipeline.syncOperations.addHandler(gate)
+        let outcome = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+            configuration: NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+        )
+        outcome.assumeIsolated().whenComplete { _ in gate.upgradeEnded() }
+        return outcome
     }
 
     private static func response(_ head: HTTPResponseHead, body: ByteBuffer, url: URL) -> TransportResponse {

@@ -61,8 +61,10 @@ import FoundationNetworking
     }
 
     @Test func anAnswerThatDoesNotSwitchIsAnUnexpectedStatus() async throws {
-        try await WebSocketTestServer.withServer { server in
-            let outcome = await server.provider().webSocket(on: .plainEcho, receiving: Line.self, sending: Line.self)
+        // A server that knows no WebSocket answers the upgrade request as a plain request.
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<ChatApi>(baseUrl: server.baseUrl)
+            let outcome = await provider.webSocket(on: .plainEcho, receiving: Line.self, sending: Line.self)
             #expect(outcome.failure == .unexpectedStatusCode(statusCode: 200))
         }
     }
@@ -104,13 +106,13 @@ import FoundationNetworking
 
     @Test func cancellingTheCallerEndsTheUpgradeAsCancelled() async throws {
         // `/silent/echo` answers nothing, not even a status line, until the client goes.
-        try await WebSocketTestServer.withServer { server in
-            let provider = ApiProvider<ChatApi>(baseUrl: server.http.url("/silent"))
+        try await TestServer.withServer { server in
+            let provider = ApiProvider<ChatApi>(baseUrl: server.url("/silent"))
             let task = Task { await provider.webSocket(on: .plainEcho, receiving: Line.self, sending: Line.self) }
-            await server.http.waitForRequests()
+            await server.waitForRequests()
             task.cancel()
             #expect(await task.value.failure == .cancelled)
-            await server.http.waitForDisconnect(of: "echo")
+            await server.waitForDisconnect(of: "echo")
         }
     }
 }
