@@ -56,6 +56,18 @@ enum WebSocketRoutes {
                 )
                 for try await _ in inbound {}
             }
+        case "/ws/ping":
+            let after = Int(query["after"] ?? "") ?? 0
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await recordPongs(on: channel, into: log)
+                for number in 0..<after { try await outbound.write(.text(#"{"number":\#(number + 1)}"#)) }
+                let ping = WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "are you there"))
+                try await outbound.write(.custom(ping))
+                for try await _ in inbound {}
+            }
+        case "/ws/deaf":
+            // Reads nothing, so answers no ping and no close, until the client drops the connection.
+            return .upgrade([:]) { _, _, _ in try await channel.closeFuture.get() }
         case "/ws/refuse":
             let status = Int(query["status"] ?? "") ?? 400
             try await refuse(channel, status: status, message: "refused")
@@ -93,6 +105,17 @@ enum WebSocketRoutes {
         }
     }
 
+    /// Records the payload of each pong the client sends on `channel`, as it arrives, before the WebSocket handler's
+    /// reading (which takes pongs in without telling).
+    private static func recordPongs(on channel: any Channel, into log: UpgradeLog) async throws {
+        try await channel.eventLoop.submit {
+            let decoder = try channel.pipeline.syncOperations.handler(
+                type: ByteToMessageHandler<WebSocketFrameDecoder>.self
+            )
+            try channel.pipeline.syncOperations.addHandler(PongRecorder(log: log), position: .after(decoder))
+        }.get()
+    }
+
     /// Answers the upgrade request with `status` and a JSON body, and closes the connection: hummingbird-websocket
     /// answers every refused upgrade with an empty `400`, where an API says why, as this one does. Written below
     /// the response encoder, as bytes, since the connection is still the upgrade handler's.
@@ -110,5 +133,26 @@ enum WebSocketRoutes {
                 return channel.eventLoop.makeFailedFuture(error)
             }
         }.get()
+    }
+}
+
+/// Passes every frame on, and tells the log the payload of each pong.
+final class PongRecorder: ChannelInboundHandler, Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    private let log: UpgradeLog
+
+    init(log: UpgradeLog) {
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        if frame.opcode == .pong {
+            let payload = String(buffer: frame.unmaskedData)
+            Task { await log.recordPong(payload) }
+        }
+        context.fireChannelRead(data)
     }
 }

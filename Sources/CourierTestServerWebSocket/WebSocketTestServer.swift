@@ -18,6 +18,9 @@ import NIOCore
 /// - `/ws/large?size=N`: sends one binary message of N bytes (each byte its offset modulo 251).
 /// - `/ws/stray-continuation`: sends a continuation frame that continues no message.
 /// - `/ws/not-utf8`: sends a text message whose bytes are not UTF-8.
+/// - `/ws/ping?after=N`: sends N messages as `/ws/push` does, then a ping with the payload "are you there", and records
+///   the payload of each pong (``pongs()``); then reads until the client closes.
+/// - `/ws/deaf`: reads nothing (so answers no ping, and no close) until the client drops the connection.
 /// - `/ws/refuse?status=S`: refuses with status S and the JSON body `{"code":S,"message":"refused"}`.
 /// - `/ws/protected?accept=T`: switches when the request has `Authorization: Bearer T`, and echoes as `/ws/echo`;
 ///   refuses with 401 and `{"code":401,"message":"bad token"}` otherwise.
@@ -32,6 +35,11 @@ public struct WebSocketTestServer: Sendable {
     /// The upgrade requests received so far, in arrival order.
     public func receivedUpgrades() async -> [ReceivedUpgrade] {
         await upgrades.received
+    }
+
+    /// The payloads of the pongs received on `/ws/ping`, once there is at least one.
+    public func pongs() async -> [String] {
+        await upgrades.waitForPongs()
     }
 
     /// Starts a server, runs `body` with it and stops it again, also when `body` throws.
@@ -61,11 +69,24 @@ public struct ReceivedUpgrade: Sendable, Equatable {
     public let headers: [String: String]
 }
 
-/// The upgrade requests received, in arrival order.
+/// The upgrade requests received, in arrival order, and the pongs of `/ws/ping`.
 actor UpgradeLog {
     private(set) var received: [ReceivedUpgrade] = []
+    private var pongs: [String] = []
+    private var pongWaiters: [CheckedContinuation<Void, Never>] = []
 
     func record(_ upgrade: ReceivedUpgrade) {
         received.append(upgrade)
+    }
+
+    func recordPong(_ payload: String) {
+        pongs.append(payload)
+        for waiter in pongWaiters { waiter.resume() }
+        pongWaiters = []
+    }
+
+    func waitForPongs() async -> [String] {
+        if pongs.isEmpty { await withCheckedContinuation { pongWaiters.append($0) } }
+        return pongs
     }
 }

@@ -55,12 +55,12 @@ extension ApiProvider {
         }
         switch outcome {
         case .failure(let error):
-            upgrade.takeConnection()?.channel.close(promise: nil)
+            upgrade.takeConnection()?.frames.channel.close(promise: nil)
             return .failure(error)
         case .success:
-            guard let channel = upgrade.takeConnection() else { return .failure(.noResponseReceived(error: nil)) }
+            guard let switched = upgrade.takeConnection() else { return .failure(.noResponseReceived(error: nil)) }
             let connection = await WebSocketConnection<Incoming, Outgoing>.open(
-                channel,
+                switched,
                 options: options,
                 decoder: endpoint.decoder,
                 encoder: endpoint.encoder

@@ -12,9 +12,9 @@ enum ConnectionReading {
         let logger = Logger(label: "courier.websocket")
     }
 
-    /// Reads `channel` until the connection ends; `opened` gets the writer before the first frame is read.
+    /// Reads `connection` until it ends; `opened` gets the writer before the first frame is read.
     static func run(
-        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
+        _ connection: SwitchedConnection,
         options: WebSocketOptions,
         relay: MessageRelay,
         closing: ClosingStart,
@@ -22,7 +22,8 @@ enum ConnectionReading {
     ) async -> WebSocketClosure {
         let configuration = WebSocketHandler.Configuration(
             extensions: [],
-            autoPing: options.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
+            // Pings and pongs are ControlFrames' and the Heartbeat's, on the provider's scheduler.
+            autoPing: .disabled,
             closeTimeout: options.closeTimeout,
             // Checked here, where a text message is whole, and answered with the standard's code.
             validateUTF8: false,
@@ -34,9 +35,19 @@ enum ConnectionReading {
             frame = try await WebSocketHandler.handle(
                 type: .client,
                 configuration: configuration,
-                asyncChannel: channel,
+                asyncChannel: connection.frames,
                 context: Context()
             ) { inbound, outbound, _ in
+                // Before the connection is handed out, so that its first ping is due one interval after it opened.
+                if let heartbeat = connection.heartbeat {
+                    keepAlive(
+                        connection.frames.channel,
+                        with: heartbeat,
+                        relay: relay,
+                        closing: closing,
+                        over: outbound
+                    )
+                }
                 opened(outbound)
                 if let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) {
                     relay.finish(violation.error)
@@ -49,6 +60,7 @@ enum ConnectionReading {
             // The connection broke (a reset, TLS ended without its close): what was read stays readable.
             frame = nil
         }
+        connection.heartbeat?.stop()
         closing.serverEnded()
         relay.finish()
         if let client = closing.client { return client }
@@ -57,6 +69,28 @@ enum ConnectionReading {
             code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)),
             reason: frame.reason
         )
+    }
+
+    /// Starts `heartbeat`'s pings on `channel`; a ping left unanswered fails the reader and ends the connection.
+    private static func keepAlive(
+        _ channel: any Channel,
+        with heartbeat: Heartbeat,
+        relay: MessageRelay,
+        closing: ClosingStart,
+        over outbound: WebSocketOutboundWriter
+    ) {
+        heartbeat.start { payload in
+            // A client masks every frame it sends.
+            let ping = WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: payload)
+            channel.writeAndFlush(ping, promise: nil)
+        } dead: {
+            relay.finish(.noPong(within: heartbeat.interval))
+            Task {
+                await closing.close(.goingAway, reason: "no pong within \(heartbeat.interval)", over: outbound)
+                // A server that does not answer pings will not answer the close either.
+                try? await channel.close()
+            }
+        }
     }
 
     /// Hands each whole message to `relay` until the connection ends; the server's violation, if one ended it.

@@ -52,9 +52,9 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         startClosing(.goingAway, reason: nil)
     }
 
-    /// Starts reading `channel`, a connection the server switched to WebSocket, and returns once it can be written to.
+    /// Starts reading `switched`, a connection the server switched to WebSocket, and returns once it can be written to.
     static func open(
-        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>,
+        _ switched: SwitchedConnection,
         options: WebSocketOptions,
         decoder: JSONDecoder,
         encoder: JSONEncoder
@@ -64,7 +64,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         let closing = ClosingStart()
         let (writers, writerReady) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
         let reading = Task {
-            let closure = await ConnectionReading.run(channel, options: options, relay: relay, closing: closing) {
+            let closure = await ConnectionReading.run(switched, options: options, relay: relay, closing: closing) {
                 writer in
                 writerReady.yield(writer)
                 writerReady.finish()

@@ -11,6 +11,9 @@ public enum WebSocketError: Error, Sendable {
     /// The server broke the WebSocket protocol (an invalid frame, a fragment out of order, a text message that is not
     /// UTF-8); Courier closed the connection with the matching code.
     case protocolViolation(reason: String)
+    /// A ping went unanswered for ``WebSocketOptions/pingInterval``: the server, or the way to it, is gone. Courier
+    /// closed the connection with ``WebSocketCloseCode/goingAway`` and let it go without waiting for an answer.
+    case noPong(within: Duration)
     /// A message did not decode as the connection's incoming type; Courier closed the connection with
     /// ``WebSocketCloseCode/unsupportedData``.
     case undecodableMessage(type: String, error: any Error)

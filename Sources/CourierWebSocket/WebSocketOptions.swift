@@ -5,8 +5,10 @@ public struct WebSocketOptions: Sendable {
     /// connection with ``WebSocketCloseCode/messageTooBig`` and fails the reader with
     /// ``WebSocketError/messageTooLarge(limit:)``, without being kept. 1 MiB by default.
     public var maximumMessageSize: Int
-    /// How often a ping is sent while the connection is open; a pong that has not come by the next ping closes the
-    /// connection (``WebSocketCloseCode/goingAway``, reason "Ping timeout"). `nil` sends none. 30 s by default.
+    /// How often a ping is sent while the connection is open, on the provider's scheduler (virtual time on a
+    /// `TestScheduler`); a ping still unanswered at the next one fails the reader with
+    /// ``WebSocketError/noPong(within:)`` and closes the connection (``WebSocketCloseCode/goingAway``). `nil` sends
+    /// none. 30 s by default. The server's pings are answered either way, also while the reader is not reading.
     public var pingInterval: Duration?
     /// The messages received and not yet read that are kept: with that many waiting, Courier stops reading from the
     /// connection (and the server's sending slows down through TCP) until the reader takes one. 16 by default.

@@ -22,14 +22,14 @@ import FoundationNetworking
 final class WebSocketUpgrade: Transport {
     private let options: WebSocketOptions
     /// The connection of the last sending the server switched; one made by an earlier sending is closed.
-    private let upgraded = NIOLockedValueBox<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(nil)
+    private let upgraded = NIOLockedValueBox<SwitchedConnection?>(nil)
 
     init(options: WebSocketOptions) {
         self.options = options
     }
 
     /// The connection the server switched to WebSocket, once; `nil` when none was.
-    func takeConnection() -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame>? {
+    func takeConnection() -> SwitchedConnection? {
         upgraded.withLockedValue { channel in
             defer { channel = nil }
             return channel
@@ -52,12 +52,14 @@ final class WebSocketUpgrade: Transport {
             return {}
         }
         let sending = UpgradeSending()
+        let heartbeat = options.pingInterval.map { Heartbeat(interval: $0, scheduler: transportOptions.timer) }
         let task = Task {
             let outcome = await self.upgrade(
                 target,
                 sslContext: sslContext,
                 limit: transportOptions.maximumResponseBodySize,
-                sending: sending
+                sending: sending,
+                heartbeat: heartbeat
             )
             if !deliver.deliver(outcome) { sending.close() }
         }
@@ -77,24 +79,32 @@ final class WebSocketUpgrade: Transport {
         _ target: UpgradeTarget,
         sslContext: NIOSSLContext?,
         limit: Int,
-        sending: UpgradeSending
+        sending: UpgradeSending,
+        heartbeat: Heartbeat?
     ) async -> Result<TransportResponse, any Error> {
         do {
             let outcome = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelOption(.allowRemoteHalfClosure, value: true)
                 .connect(host: target.host, port: target.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try self.configure(channel, for: target, sslContext: sslContext, limit: limit, sending: sending)
+                        try self.configure(
+                            channel,
+                            for: target,
+                            sslContext: sslContext,
+                            limit: limit,
+                            sending: sending,
+                            heartbeat: heartbeat
+                        )
                     }
                 }
                 .get()
             switch outcome {
-            case .switched(let channel, let head):
+            case .switched(let connection, let head):
                 let earlier = upgraded.withLockedValue { upgraded in
-                    defer { upgraded = channel }
+                    defer { upgraded = connection }
                     return upgraded
                 }
-                if let earlier { earlier.channel.close(promise: nil) }
+                if let earlier { earlier.frames.channel.close(promise: nil) }
                 return .success(Self.response(head, body: ByteBuffer(), url: target.url))
             case .refused(let answer):
                 let (head, body) = try await answer.get()
@@ -118,7 +128,8 @@ final class WebSocketUpgrade: Transport {
         for target: UpgradeTarget,
         sslContext: NIOSSLContext?,
         limit: Int,
-        sending: UpgradeSending
+        sending: UpgradeSending,
+        heartbeat: Heartbeat?
     ) throws -> EventLoopFuture<UpgradeOutcome> {
         sending.attach(channel)
         if let sslContext {
@@ -136,10 +147,11 @@ final class WebSocketUpgrade: Transport {
             enableAutomaticErrorHandling: false,
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ControlFrames(heartbeat: heartbeat))
                     let frames = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel
                     )
-                    return UpgradeOutcome.switched(frames, head)
+                    return UpgradeOutcome.switched(SwitchedConnection(frames: frames, heartbeat: heartbeat), head)
                 }
             }
         )
@@ -182,9 +194,15 @@ final class WebSocketUpgrade: Transport {
 /// What the server made of an upgrade request.
 enum UpgradeOutcome: Sendable {
     /// `101`: the connection speaks WebSocket now.
-    case switched(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead)
+    case switched(SwitchedConnection, HTTPResponseHead)
     /// Any other status: the answer, once read whole.
     case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
+}
+
+/// A connection the server switched to WebSocket: its frames, and the heartbeat its pongs go to.
+struct SwitchedConnection: Sendable {
+    let frames: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
+    let heartbeat: Heartbeat?
 }
 
 /// The connection of one sending, closed when it is cancelled or has answered with a refusal.

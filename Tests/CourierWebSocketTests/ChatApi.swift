@@ -24,6 +24,8 @@ enum ChatApi: Endpoint {
     case notUtf8
     case refuse(status: Int)
     case protected(accept: String)
+    case ping(after: Int)
+    case deaf
     /// A plain HTTP route, which answers an upgrade request without switching.
     case plainEcho
 
@@ -38,6 +40,8 @@ enum ChatApi: Endpoint {
         case .notUtf8: "ws/not-utf8"
         case .refuse: "ws/refuse"
         case .protected: "ws/protected"
+        case .ping: "ws/ping"
+        case .deaf: "ws/deaf"
         case .plainEcho: "echo"
         }
     }
@@ -57,6 +61,7 @@ enum ChatApi: Endpoint {
         case .large(let size): ["size": .string(String(size))]
         case .refuse(let status): ["status": .string(String(status))]
         case .protected(let accept): ["accept": .string(accept)]
+        case .ping(let after): ["after": .string(String(after))]
         default: [:]
         }
     }
