@@ -76,7 +76,7 @@ struct ChatRefusal: Decodable, Sendable {
                 .webSocket(on: .room(id: 7), receiving: ChatEvent.self, sending: ChatCommand.self).get()
             // snippet: WebSocket closing
             let closure = await room.close(.goingAway, reason: "leaving")
-            print(closure.code, closure.reason ?? "")  // the server's answer: 1001 (going away) leaving
+            print(closure.code, closure.reason ?? "")  // 1001 (going away) leaving
             // end snippet
             #expect(closure == WebSocketClosure(code: .goingAway, reason: "leaving"))
         }
