@@ -310,6 +310,7 @@ let package = Package(
                 "CourierWebSocket",
                 // hummingbird-websocket is built only for the product's tests, which need its trait.
                 .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
+                traitProduct("NIOEmbedded", "swift-nio", trait: "WebSocket"),
             ],
             swiftSettings: testCodeSettings
         ),
