@@ -204,6 +204,7 @@ let package = Package(
         .target(
             name: "CourierTestServerTLS",
             dependencies: [
+                "Courier",
                 "CourierTestServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -217,8 +218,10 @@ let package = Package(
             name: "CourierTestServerWebSocket",
             dependencies: [
                 "CourierTestServer",
+                "CourierTestServerTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -310,6 +313,7 @@ let package = Package(
                 "CourierWebSocket",
                 // hummingbird-websocket is built only for the product's tests, which need its trait.
                 .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
+                .target(name: "CourierTestServerTLS", condition: .when(traits: ["WebSocket"])),
                 traitProduct("NIOEmbedded", "swift-nio", trait: "WebSocket"),
             ],
             swiftSettings: testCodeSettings

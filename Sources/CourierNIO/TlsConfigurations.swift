@@ -39,8 +39,8 @@ package final class TlsConfigurations: Sendable {
         guard options.pinnedPublicKeys.isEmpty else {
             // swift-nio-ssl's clients offer no verification callback to compare the server's key in.
             throw InvalidRequestError(
-                reason: "\(sender) cannot check pinned public keys; send this request with "
-                    + "CurlTransport (Linux's default transport), which does, or trust only the server's authority"
+                reason: "\(sender) cannot check pinned public keys: trust only the server's authority instead, or, for "
+                    + "a request, send it with CurlTransport (Linux's default transport), which checks them"
             )
         }
         var configuration = TLSConfiguration.makeClientConfiguration()

@@ -70,6 +70,14 @@ extension TestServer {
 
         /// The Hummingbird server that serves HTTPS this way, for a server of one's own (the benchmarks' routes).
         public func serverBuilder() throws -> HTTPServerBuilder {
+            var configuration = try serverConfiguration()
+            if http2 { return try .http2Upgrade(tlsConfiguration: configuration) }
+            configuration.applicationProtocols = ["http/1.1"]
+            return try .tls(.http1(), tlsConfiguration: configuration)
+        }
+
+        /// The server's TLS configuration: the certificate, the versions and, when asked, the client authority.
+        public func serverConfiguration() throws -> TLSConfiguration {
             let certificates = TestCertificates.shared
             let identity: TestIdentity
             switch certificate {
@@ -90,9 +98,7 @@ extension TestServer {
                     try NIOSSLCertificate.fromPEMBytes(Array(certificates.clientAuthority.utf8))
                 )
             }
-            if http2 { return try .http2Upgrade(tlsConfiguration: configuration) }
-            configuration.applicationProtocols = ["http/1.1"]
-            return try .tls(.http1(), tlsConfiguration: configuration)
+            return configuration
         }
     }
 }

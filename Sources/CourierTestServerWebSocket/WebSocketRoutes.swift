@@ -68,6 +68,10 @@ enum WebSocketRoutes {
         case "/ws/deaf":
             // Reads nothing, so answers no ping and no close, until the client drops the connection.
             return .upgrade([:]) { _, _, _ in try await channel.closeFuture.get() }
+        case "/ws/hang-up":
+            // Closes the connection without a word, as a proxy that drops an upgrade can.
+            try await channel.close()
+            return .dontUpgrade
         case "/ws/refuse":
             let status = Int(query["status"] ?? "") ?? 400
             try await refuse(channel, status: status, message: "refused")

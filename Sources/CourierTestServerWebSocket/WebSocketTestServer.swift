@@ -1,8 +1,10 @@
 import CourierTestServer
+import CourierTestServerTLS
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import NIOCore
 
@@ -21,6 +23,7 @@ import NIOCore
 /// - `/ws/ping?after=N`: sends N messages as `/ws/push` does, then a ping with the payload "are you there", and records
 ///   the payload of each pong (``pongs()``); then reads until the client closes.
 /// - `/ws/deaf`: reads nothing (so answers no ping, and no close) until the client drops the connection.
+/// - `/ws/hang-up`: closes the connection without answering the upgrade request.
 /// - `/ws/refuse?status=S`: refuses with status S and the JSON body `{"code":S,"message":"refused"}`.
 /// - `/ws/protected?accept=T`: switches when the request has `Authorization: Bearer T`, and echoes as `/ws/echo`;
 ///   refuses with 401 and `{"code":401,"message":"bad token"}` otherwise.
@@ -43,7 +46,13 @@ public struct WebSocketTestServer: Sendable {
     }
 
     /// Starts a server, runs `body` with it and stops it again, also when `body` throws.
-    public static func withServer<Result>(_ body: (WebSocketTestServer) async throws -> Result) async throws -> Result {
+    /// - Parameters:
+    ///   - tls: How it serves TLS (its `baseUrl` is then `https://127.0.0.1:<port>`), or `nil` for plain HTTP.
+    ///   - body: What to do with the server.
+    public static func withServer<Result>(
+        tls: TestServer.TLS? = nil,
+        _ body: (WebSocketTestServer) async throws -> Result
+    ) async throws -> Result {
         let upgrades = UpgradeLog()
         // Pings come from the client under test; a server's own would make a test's outcome depend on time.
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -52,7 +61,17 @@ public struct WebSocketTestServer: Sendable {
         let builder = HTTPServerBuilder.http1WebSocketUpgrade(configuration: configuration) { request, channel, _ in
             try await WebSocketRoutes.upgrade(request, channel: channel, log: upgrades)
         }
-        let server = try await TestServer.start(serving: builder, scheme: "http")
+        let server: TestServer
+        if let tls {
+            var configuration = try tls.serverConfiguration()
+            configuration.applicationProtocols = ["http/1.1"]
+            server = try await TestServer.start(
+                serving: .tls(builder, tlsConfiguration: configuration),
+                scheme: "https"
+            )
+        } else {
+            server = try await TestServer.start(serving: builder, scheme: "http")
+        }
         return try await TestServer.with(server) { http in
             try await body(WebSocketTestServer(http: http, upgrades: upgrades))
         }

@@ -66,12 +66,20 @@ final class SwitchGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard case .holding(let held, var ended) = state, case ChannelEvent.inputClosed = event else {
-            return context.fireUserInboundEventTriggered(event)
+        guard case ChannelEvent.inputClosed = event else { return context.fireUserInboundEventTriggered(event) }
+        switch state {
+        case .reading:
+            // The server ended its side before a whole head: no answer will come, and the connection is only
+            // half-closed, so nothing else would end the upgrade.
+            context.fireErrorCaught(ChannelError.eof)
+            context.close(promise: nil)
+        case .holding(let held, var ended):
+            ended.inputClosed = true
+            state = .holding(held, ended: ended)
+            if upgradeDone { open() }
+        case .open:
+            context.fireUserInboundEventTriggered(event)
         }
-        ended.inputClosed = true
-        state = .holding(held, ended: ended)
-        if upgradeDone { open() }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

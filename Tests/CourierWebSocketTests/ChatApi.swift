@@ -26,12 +26,15 @@ enum ChatApi: Endpoint {
     case protected(accept: String)
     case ping(after: Int)
     case deaf
+    case hangUp
+    /// `/ws/echo` with these TLS options.
+    case echoOver(tls: TlsOptions?)
     /// A plain HTTP route, which answers an upgrade request without switching.
     case plainEcho
 
     var subpath: String {
         switch self {
-        case .echo, .room: "ws/echo"
+        case .echo, .room, .echoOver: "ws/echo"
         case .push: "ws/push"
         case .close: "ws/close"
         case .drop: "ws/drop"
@@ -42,11 +45,17 @@ enum ChatApi: Endpoint {
         case .protected: "ws/protected"
         case .ping: "ws/ping"
         case .deaf: "ws/deaf"
+        case .hangUp: "ws/hang-up"
         case .plainEcho: "echo"
         }
     }
 
     var method: HttpMethod { .get }
+
+    var tls: TlsOptions? {
+        guard case .echoOver(let tls) = self else { return nil }
+        return tls
+    }
 
     var headers: [String: String] {
         if case .room(let name) = self { return ["X-Room": name] }

@@ -50,6 +50,14 @@ import Testing
         #expect(seen.reads.last == Array("more".utf8))
     }
 
+    @Test func theServersEndBeforeAnyAnswerFailsTheUpgradeAndCloses() throws {
+        let (channel, _, seen) = try Self.gatedChannel()
+        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 1"))
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        #expect(seen.errors == [.eof])
+        #expect(!channel.isActive)
+    }
+
     private static func gatedChannel() throws -> (EmbeddedChannel, SwitchGate, Seen) {
         let gate = SwitchGate()
         let seen = Seen()
@@ -66,6 +74,7 @@ private final class Seen: ChannelInboundHandler {
 
     var reads: [[UInt8]] = []
     var events: [String] = []
+    var errors: [ChannelError?] = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         reads.append(Array(unwrapInboundIn(data).readableBytesView))
@@ -78,6 +87,10 @@ private final class Seen: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         events.append("inactive")
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        errors.append(error as? ChannelError)
     }
 }
 #endif

@@ -75,6 +75,13 @@ import FoundationNetworking
         #expect(outcome.failure == .noResponseReceived(error: URLError(.cannotConnectToHost)))
     }
 
+    @Test func aServerThatClosesWithoutAnsweringIsALostConnection() async throws {
+        try await WebSocketTestServer.withServer { server in
+            let outcome = await server.provider().webSocket(on: .hangUp, receiving: Line.self, sending: Line.self)
+            #expect(outcome.failure == .noResponseReceived(error: URLError(.networkConnectionLost)))
+        }
+    }
+
     @Test func aRejectedTokenIsRefreshedOnceAndTheUpgradeSentAgain() async throws {
         try await WebSocketTestServer.withServer { server in
             let refreshes = EventCount()

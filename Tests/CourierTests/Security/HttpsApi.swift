@@ -61,22 +61,3 @@ enum HttpsApi: Endpoint {
         return tls
     }
 }
-
-extension TlsOptions {
-    /// Trusts the test authority alone.
-    static func testAuthority() throws -> TlsOptions {
-        TlsOptions(trustRoots: .only([TlsCertificate(pem: TestCertificates.shared.authority)]))
-    }
-
-    /// Trusts the test authority alone and presents the test client identity.
-    static func testAuthorityWithClientIdentity() throws -> TlsOptions {
-        let certificates = TestCertificates.shared
-        return TlsOptions(
-            trustRoots: .only([TlsCertificate(pem: certificates.authority)]),
-            clientIdentity: TlsClientIdentity(
-                certificateChainPem: certificates.client.certificate,
-                privateKeyPem: certificates.client.privateKey
-            )
-        )
-    }
-}
