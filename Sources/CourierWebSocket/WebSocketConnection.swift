@@ -12,8 +12,9 @@ import NIOWebSocket
 /// a text or binary message with the endpoint's decoder, encoded with its encoder and sent as text), or
 /// ``WebSocketMessage`` for raw messages.
 ///
-/// The sequence ends when the connection does, whoever closed it; `closure` then tells who closed it, how. It throws a ``WebSocketError`` for a fault of the server's (a message too large, a protocol violation) or
-/// a message that does not decode, after which the connection is closed. One reader at a time: the messages are
+/// The sequence ends when the connection does, whoever closed it; `closure` then tells who closed it, how. It throws
+/// a ``WebSocketError`` for a fault of the server's (a message too large, a protocol violation) or a message that
+/// does not decode, after which the connection is closed. One reader at a time: the messages are
 /// shared, not copied, between iterators. A task reading the messages that is cancelled closes the connection
 /// (``WebSocketCloseCode/goingAway``), and so does letting go of the last reference to an open connection.
 public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing: Encodable & Sendable>: AsyncSequence,
@@ -117,8 +118,8 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     }
 
     /// Closes the connection with `code` and `reason`, and returns how it ended once the server has answered with
-    /// its close frame (or the close timeout passed): with `code` and `reason`, unless the server had closed first. Messages that arrive meanwhile are read while there is room
-    /// for them, and dropped beyond it.
+    /// its close frame (or the close timeout passed): with `code` and `reason`, unless the server had closed first.
+    /// Messages that arrive meanwhile are read while there is room for them, and dropped beyond it.
     @discardableResult
     public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String? = nil) async -> WebSocketClosure {
         relay.stop()
