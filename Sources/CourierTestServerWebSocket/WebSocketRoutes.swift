@@ -72,6 +72,16 @@ enum WebSocketRoutes {
             // Closes the connection without a word, as a proxy that drops an upgrade can.
             try await channel.close()
             return .dontUpgrade
+        case "/ws/drops":
+            let number = await log.received.filter { $0.path == "/ws/drops" }.count
+            guard number > Int(query["count"] ?? "") ?? 1 else {
+                return .upgrade([:], dropping(connection: number, closingWith: query["code"], on: channel, log: log))
+            }
+            if let status = query["refuse"].flatMap({ Int($0) }) {
+                try await refuse(channel, status: status, message: "not now")
+                return .dontUpgrade
+            }
+            return .upgrade([:], answering(connection: number, log: log))
         case "/ws/refuse":
             let status = Int(query["status"] ?? "") ?? 400
             try await refuse(channel, status: status, message: "refused")
@@ -98,6 +108,38 @@ enum WebSocketRoutes {
                 }
                 echoed += 1
                 if echoed == count { return try await outbound.close(.normalClosure, reason: "done") }
+            }
+        }
+    }
+
+    /// Records the first message as `"<connection> <text>"`, answers it with `{"number":<connection>}`, and then
+    /// closes with `code`, or drops the connection without a close frame when there is none.
+    private static func dropping(
+        connection: Int,
+        closingWith code: String?,
+        on channel: any Channel,
+        log: UpgradeLog
+    ) -> Handler {
+        { inbound, outbound, _ in
+            var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+            guard case .text(let text) = try await messages.next() else { return }
+            await log.recordMessage("\(connection) \(text)")
+            try await outbound.writeTextMessage(#"{"number":\#(connection)}"#)
+            if let code = code.flatMap({ Int($0) }) {
+                try await outbound.close(WebSocketErrorCode(codeNumber: code), reason: "come back")
+            } else {
+                try await channel.close()
+            }
+        }
+    }
+
+    /// Records each text message as `"<connection> <text>"` and answers it with `{"number":<connection>}`.
+    private static func answering(connection: Int, log: UpgradeLog) -> Handler {
+        { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 16) {
+                guard case .text(let text) = message else { continue }
+                await log.recordMessage("\(connection) \(text)")
+                try await outbound.writeTextMessage(#"{"number":\#(connection)}"#)
             }
         }
     }

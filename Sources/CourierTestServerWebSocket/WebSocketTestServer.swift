@@ -24,6 +24,10 @@ import NIOCore
 ///   the payload of each pong (``pongs()``); then reads until the client closes.
 /// - `/ws/deaf`: reads nothing (so answers no ping, and no close) until the client drops the connection.
 /// - `/ws/hang-up`: closes the connection without answering the upgrade request.
+/// - `/ws/drops?count=N[&code=C][&refuse=S]`: its first N connections each answer the first text message with
+///   `{"number":K}` (K counts this route's connections) and then drop without a close frame, or close with code C and
+///   the reason "come back"; later ones answer every text message so, or are refused with status S when given. Each
+///   text message is recorded as `"K <text>"` (``messages()``).
 /// - `/ws/refuse?status=S`: refuses with status S and the JSON body `{"code":S,"message":"refused"}`.
 /// - `/ws/protected?accept=T`: switches when the request has `Authorization: Bearer T`, and echoes as `/ws/echo`;
 ///   refuses with 401 and `{"code":401,"message":"bad token"}` otherwise.
@@ -38,6 +42,11 @@ public struct WebSocketTestServer: Sendable {
     /// The upgrade requests received so far, in arrival order.
     public func receivedUpgrades() async -> [ReceivedUpgrade] {
         await upgrades.received
+    }
+
+    /// The text messages `/ws/drops` received, in arrival order, each as `"<connection> <text>"`.
+    public func messages() async -> [String] {
+        await upgrades.messages
     }
 
     /// The payloads of the pongs received on `/ws/ping`, once there is at least one.
@@ -88,14 +97,19 @@ public struct ReceivedUpgrade: Sendable, Equatable {
     public let headers: [String: String]
 }
 
-/// The upgrade requests received, in arrival order, and the pongs of `/ws/ping`.
+/// The upgrade requests received, in arrival order, the messages of `/ws/drops` and the pongs of `/ws/ping`.
 actor UpgradeLog {
     private(set) var received: [ReceivedUpgrade] = []
+    private(set) var messages: [String] = []
     private var pongs: [String] = []
     private var pongWaiters: [CheckedContinuation<Void, Never>] = []
 
     func record(_ upgrade: ReceivedUpgrade) {
         received.append(upgrade)
+    }
+
+    func recordMessage(_ message: String) {
+        messages.append(message)
     }
 
     func recordPong(_ payload: String) {

@@ -25,17 +25,54 @@ extension ApiProvider {
     ///   failure, and `ApiError.unexpectedStatusCode(statusCode:)` for a server that answered without switching
     ///   (e.g. `200`). A provider the mocks answer refuses with `ApiError.invalidRequest(reason:)` and opens nothing:
     ///   mocked WebSockets are not built yet.
+    /// - Parameters:
+    ///   - endpoint: The endpoint whose request asks for the upgrade.
+    ///   - receiving: The type of the messages in.
+    ///   - sending: The type of the messages out.
+    ///   - options: Limits, keep-alive and reconnection.
+    ///   - resubscribe: Runs after each reconnection (``WebSocketOptions/reconnection``), on the new connection,
+    ///     before anything else is sent on it: what the server must hear again (a subscription, a room joined), sent
+    ///     with the function it is given. If it throws, the connection ends with
+    ///     ``WebSocketError/resubscribeFailed(error:)``.
     public func webSocket<Incoming: Decodable & Sendable, Outgoing: Encodable & Sendable>(
         on endpoint: EndpointType,
         receiving: Incoming.Type = Incoming.self,
         sending: Outgoing.Type = Outgoing.self,
-        options: WebSocketOptions = WebSocketOptions()
+        options: WebSocketOptions = WebSocketOptions(),
+        resubscribe: (@Sendable (_ send: WebSocketConnection<Incoming, Outgoing>.Sender) async throws -> Void)? = nil
     ) async -> Result<WebSocketConnection<Incoming, Outgoing>, ApiError<EndpointType.ClientErrorType>> {
         guard transport != nil else {
             return .failure(
                 .invalidRequest(reason: "\(endpoint) is a WebSocket on a mocked provider, which cannot script one yet")
             )
         }
+        let switched: SwitchedConnection
+        switch await switchedConnection(on: endpoint, options: options) {
+        case .success(let connection): switched = connection
+        case .failure(let error): return .failure(error)
+        }
+        return .success(
+            await WebSocketConnection<Incoming, Outgoing>.open(
+                switched,
+                options: options,
+                scheduler: WebSocketClock.of(timer),
+                decoder: endpoint.decoder,
+                encoder: endpoint.encoder,
+                reopen: {
+                    await self.switchedConnection(on: endpoint, options: options).mapError { error in
+                        .init(error: error, retryable: Self.isWorthReconnecting(after: error, under: options))
+                    }
+                },
+                resubscribe: resubscribe
+            )
+        )
+    }
+
+    /// Sends the upgrade request for `endpoint` through the pipeline; the connection the server switched.
+    private func switchedConnection(
+        on endpoint: EndpointType,
+        options: WebSocketOptions
+    ) async -> Result<SwitchedConnection, ApiError<EndpointType.ClientErrorType>> {
         let upgrade = WebSocketUpgrade(options: options)
         let handle = NIOLockedValueBox<(request: CancellableRequest?, cancelled: Bool)>((nil, false))
         let outcome = await withTaskCancellationHandler {
@@ -59,13 +96,23 @@ extension ApiProvider {
             return .failure(error)
         case .success:
             guard let switched = upgrade.takeConnection() else { return .failure(.noResponseReceived(error: nil)) }
-            let connection = await WebSocketConnection<Incoming, Outgoing>.open(
-                switched,
-                options: options,
-                decoder: endpoint.decoder,
-                encoder: endpoint.encoder
-            )
-            return .success(connection)
+            return .success(switched)
+        }
+    }
+
+    /// A refused upgrade with a status the policy retries, or a failure to connect it retries.
+    private static func isWorthReconnecting(
+        after error: ApiError<EndpointType.ClientErrorType>,
+        under options: WebSocketOptions
+    ) -> Bool {
+        guard let policy = options.reconnection?.policy else { return false }
+        switch error {
+        case .clientError(let statusCode, _), .serverError(let statusCode), .unexpectedStatusCode(let statusCode):
+            return policy.retryableStatusCodes.contains(statusCode)
+        case .noResponseReceived(let error):
+            return policy.retries(transportError: error)
+        default:
+            return false
         }
     }
 }

@@ -1,5 +1,6 @@
 #if WebSocket
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 @_spi(WSInternal) import WSCore
@@ -12,14 +13,17 @@ enum ConnectionReading {
         let logger = Logger(label: "courier.websocket")
     }
 
-    /// Reads `connection` until it ends; `opened` gets the writer before the first frame is read.
+    /// Reads `connection` until it ends, and tells how; `opened` gets the writer before the first frame is read.
+    ///
+    /// A fault of the server's ends the reader's messages at once; a connection dropped is left for the caller to
+    /// end or open again.
     static func run(
         _ connection: SwitchedConnection,
         options: WebSocketOptions,
         relay: MessageRelay,
         closing: ClosingStart,
         opened: @escaping @Sendable (WebSocketOutboundWriter) -> Void
-    ) async -> WebSocketClosure {
+    ) async -> LinkEnd {
         let configuration = WebSocketHandler.Configuration(
             extensions: [],
             // Pings and pongs are ControlFrames' and the Heartbeat's, on the provider's scheduler.
@@ -31,6 +35,8 @@ enum ConnectionReading {
             maxFrameSize: 1 << 14
         )
         let frame: WebSocketCloseFrame?
+        let failure = NIOLockedValueBox<WebSocketError?>(nil)
+        let delivered = NIOLockedValueBox(false)
         do {
             frame = try await WebSocketHandler.handle(
                 type: .client,
@@ -43,14 +49,20 @@ enum ConnectionReading {
                     keepAlive(
                         connection.frames.channel,
                         with: heartbeat,
-                        relay: relay,
+                        relay: options.reconnection == nil ? relay : nil,
                         closing: closing,
                         over: outbound
-                    )
+                    ) { interval in
+                        failure.withLockedValue { $0 = .noPong(within: interval) }
+                    }
                 }
                 opened(outbound)
-                if let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) {
+                let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) {
+                    delivered.withLockedValue { $0 = true }
+                }
+                if let violation {
                     relay.finish(violation.error)
+                    failure.withLockedValue { $0 = violation.error }
                     await closing.close(violation.code, reason: nil, over: outbound)
                 } else {
                     closing.serverEnded()
@@ -61,33 +73,36 @@ enum ConnectionReading {
             frame = nil
         }
         connection.heartbeat?.stop()
-        closing.serverEnded()
-        relay.finish()
-        if let client = closing.client { return client }
-        guard let frame else { return WebSocketClosure(code: .abnormalClosure) }
-        return WebSocketClosure(
-            code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)),
-            reason: frame.reason
+        closing.connectionEnded()
+        return LinkEnd(
+            closure: closing.client ?? frame.map(WebSocketClosure.init) ?? WebSocketClosure(code: .abnormalClosure),
+            clientClosed: closing.client != nil,
+            failure: failure.withLockedValue { $0 },
+            wasAlive: delivered.withLockedValue { $0 } || connection.heartbeat?.answeredAny == true
         )
     }
 
-    /// Starts `heartbeat`'s pings on `channel`; a ping left unanswered fails the reader and ends the connection.
+    /// Starts `heartbeat`'s pings on `channel`; a ping left unanswered ends the connection, goes to `dead`, and fails
+    /// the reader at once when a `relay` is given (no reconnection follows).
     private static func keepAlive(
         _ channel: any Channel,
         with heartbeat: Heartbeat,
-        relay: MessageRelay,
+        relay: MessageRelay?,
         closing: ClosingStart,
-        over outbound: WebSocketOutboundWriter
+        over outbound: WebSocketOutboundWriter,
+        dead: @escaping @Sendable (Duration) -> Void
     ) {
         heartbeat.start { payload in
             // A client masks every frame it sends.
             let ping = WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: payload)
             channel.writeAndFlush(ping, promise: nil)
         } dead: {
-            relay.finish(.noPong(within: heartbeat.interval))
+            dead(heartbeat.interval)
+            relay?.finish(.noPong(within: heartbeat.interval))
             Task {
-                await closing.close(.goingAway, reason: "no pong within \(heartbeat.interval)", over: outbound)
                 // A server that does not answer pings will not answer the close either.
+                let reason = "no pong within \(heartbeat.interval)"
+                await closing.close(.goingAway, reason: reason, over: outbound, awaitingAnswer: false)
                 try? await channel.close()
             }
         }
@@ -97,12 +112,16 @@ enum ConnectionReading {
     private static func read(
         _ inbound: WebSocketInboundStream,
         limit: Int,
-        into relay: MessageRelay
+        into relay: MessageRelay,
+        delivered: () -> Void
     ) async -> Violation? {
         var assembler = MessageAssembler(limit: limit)
         do {
             for try await frame in inbound {
-                if let message = try assembler.add(frame) { await relay.push(message) }
+                if let message = try assembler.add(frame) {
+                    delivered()
+                    await relay.push(message)
+                }
             }
             return nil
         } catch let violation as Violation {

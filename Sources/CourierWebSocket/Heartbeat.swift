@@ -17,11 +17,10 @@ final class Heartbeat: Sendable {
     private let scheduler: any Scheduler
     private let state = NIOLockedValueBox(State())
 
-    /// A heartbeat every `interval` on `scheduler`; an ``ImmediateScheduler``, on which every interval would be
-    /// nothing, is replaced by real time.
+    /// A heartbeat every `interval` on `scheduler`.
     init(interval: Duration, scheduler: any Scheduler) {
         self.interval = interval
-        self.scheduler = scheduler is ImmediateScheduler ? DispatchQueueScheduler() : scheduler
+        self.scheduler = scheduler
     }
 
     /// Starts the ticks: `ping` sends a ping with the payload given; `dead` is called once, at the tick that finds
@@ -61,6 +60,9 @@ final class Heartbeat: Sendable {
             if number == state.sent { state.answered = number }
         }
     }
+
+    /// Whether any ping was answered.
+    var answeredAny: Bool { state.withLockedValue { $0.answered > 0 } }
 
     /// No more ticks: the connection has ended.
     func stop() {

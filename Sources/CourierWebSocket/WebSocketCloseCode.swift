@@ -27,13 +27,17 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     public static let messageTooBig = Self(rawValue: 1009)
     /// 1011: the server met a condition that kept it from going on.
     public static let internalError = Self(rawValue: 1011)
+    /// 1012: the server is restarting; a client may connect again (IANA's registry).
+    public static let serviceRestart = Self(rawValue: 1012)
+    /// 1013: the server is overloaded for now; a client may connect again later (IANA's registry).
+    public static let tryAgainLater = Self(rawValue: 1013)
 
     /// The number, with the standard's name where it has one, e.g. `1000 (normal closure)`.
     public var description: String {
         let names: [UInt16: String] = [
             1000: "normal closure", 1001: "going away", 1002: "protocol error", 1003: "unsupported data",
             1006: "abnormal closure", 1007: "invalid payload", 1008: "policy violation", 1009: "message too big",
-            1011: "internal error",
+            1011: "internal error", 1012: "service restart", 1013: "try again later",
         ]
         return names[rawValue].map { "\(rawValue) (\($0))" } ?? "\(rawValue)"
     }

@@ -1,4 +1,7 @@
 #if WebSocket
+import NIOWebSocket
+@_spi(WSInternal) import WSCore
+
 /// How a WebSocket connection ended: the code and reason of the side that started the close.
 ///
 /// When the server closed first, its close frame's; when the client did (`close(_:reason:)`, a cancelled reader, a
@@ -15,6 +18,13 @@ public struct WebSocketClosure: Sendable, Hashable {
     public init(code: WebSocketCloseCode, reason: String? = nil) {
         self.code = code
         self.reason = reason
+    }
+}
+
+extension WebSocketClosure {
+    /// The closure a close frame tells.
+    init(_ frame: WebSocketCloseFrame) {
+        self.init(code: WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason)
     }
 }
 #endif

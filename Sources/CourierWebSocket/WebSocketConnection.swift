@@ -23,28 +23,21 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     public typealias Element = Incoming
 
     private let relay: MessageRelay
-    /// `nil` when the connection ended before it could be written to.
-    private let writer: WebSocketOutboundWriter?
-    private let reading: Task<WebSocketClosure, Never>
-    private let ended: NIOLockedValueBox<WebSocketClosure?>
-    private let closing: ClosingStart
+    private let links: LinkSwitch
+    private let keeping: Task<WebSocketClosure, Never>
     private let decoder: JSONDecoder
     private let encoder: JSONEncoder
 
     private init(
         relay: MessageRelay,
-        writer: WebSocketOutboundWriter?,
-        reading: Task<WebSocketClosure, Never>,
-        ended: NIOLockedValueBox<WebSocketClosure?>,
-        closing: ClosingStart,
+        links: LinkSwitch,
+        keeping: Task<WebSocketClosure, Never>,
         decoder: JSONDecoder,
         encoder: JSONEncoder
     ) {
         self.relay = relay
-        self.writer = writer
-        self.reading = reading
-        self.ended = ended
-        self.closing = closing
+        self.links = links
+        self.keeping = keeping
         self.decoder = decoder
         self.encoder = encoder
     }
@@ -53,77 +46,98 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         startClosing(.goingAway, reason: nil)
     }
 
-    /// Starts reading `switched`, a connection the server switched to WebSocket, and returns once it can be written to.
+    /// Starts reading `switched`, a connection the server switched to WebSocket, and returns once it can be written
+    /// to; `reopen` opens it again after a drop, when the options ask for reconnection, and `resubscribe` then runs
+    /// on the new connection before anything else is sent.
     static func open(
         _ switched: SwitchedConnection,
         options: WebSocketOptions,
+        scheduler: any Scheduler,
         decoder: JSONDecoder,
-        encoder: JSONEncoder
+        encoder: JSONEncoder,
+        reopen: @escaping ConnectionKeeping.Reopen,
+        resubscribe: (@Sendable (_ send: Sender) async throws -> Void)?
     ) async -> WebSocketConnection {
         let relay = MessageRelay(capacity: options.bufferedMessages)
-        let ended = NIOLockedValueBox<WebSocketClosure?>(nil)
-        let closing = ClosingStart()
-        let (writers, writerReady) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
-        let reading = Task {
-            let closure = await ConnectionReading.run(switched, options: options, relay: relay, closing: closing) {
-                writer in
-                writerReady.yield(writer)
-                writerReady.finish()
+        let first = await ConnectionLink.start(switched, number: 1, options: options, relay: relay)
+        let links = LinkSwitch(first: first)
+        let keeping = ConnectionKeeping(
+            options: options,
+            relay: relay,
+            links: links,
+            scheduler: scheduler,
+            reopen: reopen,
+            resubscribe: resubscribe.map { resubscribe in
+                { @Sendable link in try await resubscribe(sender(on: link, encoder: encoder)) }
             }
-            writerReady.finish()
-            ended.withLockedValue { $0 = closure }
-            return closure
-        }
-        var waiting = writers.makeAsyncIterator()
-        let writer = await waiting.next()
+        )
         return WebSocketConnection(
             relay: relay,
-            writer: writer,
-            reading: reading,
-            ended: ended,
-            closing: closing,
+            links: links,
+            keeping: Task { await keeping.run(from: first) },
             decoder: decoder,
             encoder: encoder
         )
     }
 
-    /// How the connection ended, once it has: waits for the end.
-    public var closure: WebSocketClosure {
-        get async { await reading.value }
+    /// What sends on `link` alone, for a `resubscribe` hook.
+    private static func sender(on link: ConnectionLink, encoder: JSONEncoder) -> Sender {
+        { message throws(WebSocketError) in
+            let raw = try encoded(message, with: encoder)
+            do {
+                try await link.send(raw)
+            } catch {
+                throw .closed(await link.reading.value.closure)
+            }
+        }
     }
 
-    /// Sends `message`: as JSON in a text message, or as it is when it is a ``WebSocketMessage``.
+    /// Sends one message on the connection a `resubscribe` hook is given, before anything else is sent on it.
+    public typealias Sender = @Sendable (Outgoing) async throws(WebSocketError) -> Void
+
+    /// How the connection ended, once it has for good: waits for the end.
+    public var closure: WebSocketClosure {
+        get async { await keeping.value }
+    }
+
+    /// Sends `message`: as JSON in a text message, or as it is when it is a ``WebSocketMessage``. While a dropped
+    /// connection is being opened again, waits for the new one (and its `resubscribe` hook) or for the end.
     /// - Throws: ``WebSocketError/unencodableMessage(type:error:)`` (the connection stays open), or
     ///   ``WebSocketError/closed(_:)`` once the connection has ended.
     public func send(_ message: Outgoing) async throws(WebSocketError) {
-        let raw: WebSocketMessage
-        if let message = message as? WebSocketMessage {
-            raw = message
-        } else {
+        let raw = try Self.encoded(message, with: encoder)
+        var stale: Int?
+        while let link = await links.link(otherThan: stale) {
             do {
-                raw = .text(String(decoding: try encoder.encode(message), as: UTF8.self))
+                return try await link.send(raw)
             } catch {
-                throw .unencodableMessage(type: String(describing: Outgoing.self), error: error)
+                // The link ended under the message: the next one takes it, if a reconnection opens one.
+                stale = link.number
             }
         }
-        guard let writer, ended.withLockedValue({ $0 }) == nil else { throw .closed(await closure) }
+        throw .closed(await closure)
+    }
+
+    private static func encoded(
+        _ message: Outgoing,
+        with encoder: JSONEncoder
+    ) throws(WebSocketError) -> WebSocketMessage {
+        if let message = message as? WebSocketMessage { return message }
         do {
-            switch raw {
-            case .text(let text): try await writer.writeTextMessage(text)
-            case .binary(let bytes): try await writer.writeBinaryMessage(ByteBuffer(bytes: bytes))
-            }
+            return .text(String(decoding: try encoder.encode(message), as: UTF8.self))
         } catch {
-            throw .closed(await closure)
+            throw .unencodableMessage(type: String(describing: Outgoing.self), error: error)
         }
     }
 
     /// Closes the connection with `code` and `reason`, and returns how it ended once the server has answered with
     /// its close frame (or the close timeout passed): with `code` and `reason`, unless the server had closed first.
-    /// Messages that arrive meanwhile are read while there is room for them, and dropped beyond it.
+    /// Messages that arrive meanwhile are read while there is room for them, and dropped beyond it. A connection
+    /// waiting to reconnect ends at once, with `code` and `reason`.
     @discardableResult
     public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String? = nil) async -> WebSocketClosure {
         relay.stop()
-        if let writer, ended.withLockedValue({ $0 }) == nil { await closing.close(code, reason: reason, over: writer) }
+        await links.requestClose(WebSocketClosure(code: code, reason: reason))?.close(code, reason: reason)
         return await closure
     }
 
@@ -166,8 +180,8 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     /// Closes the connection without waiting for the server's answer: the reader gets no more messages.
     private func startClosing(_ code: WebSocketCloseCode, reason: String?) {
         relay.stop()
-        guard let writer, ended.withLockedValue({ $0 }) == nil else { return }
-        Task { [closing] in await closing.close(code, reason: reason, over: writer) }
+        guard let link = links.requestClose(WebSocketClosure(code: code, reason: reason)) else { return }
+        Task { await link.close(code, reason: reason) }
     }
 }
 #endif

@@ -12,13 +12,21 @@ public enum WebSocketError: Error, Sendable {
     /// UTF-8); Courier closed the connection with the matching code.
     case protocolViolation(reason: String)
     /// A ping went unanswered for ``WebSocketOptions/pingInterval``: the server, or the way to it, is gone. Courier
-    /// closed the connection with ``WebSocketCloseCode/goingAway`` and let it go without waiting for an answer.
+    /// closed the connection with ``WebSocketCloseCode/goingAway`` and let it go without waiting for an answer. With
+    /// ``WebSocketOptions/reconnection`` set, the connection is opened again instead.
     case noPong(within: Duration)
     /// A message did not decode as the connection's incoming type; Courier closed the connection with
     /// ``WebSocketCloseCode/unsupportedData``.
     case undecodableMessage(type: String, error: any Error)
     /// A value to send did not encode; nothing was sent and the connection stays open.
     case unencodableMessage(type: String, error: any Error)
+    /// The connection dropped and could not be opened again (``WebSocketOptions/reconnection``): `attempts` upgrades
+    /// were sent after the drop, and `lastError` is the last one's failure, an `ApiError` as a request would get
+    /// (`nil` when each attempt switched and dropped again before it delivered a message).
+    case reconnectionFailed(attempts: Int, lastError: (any Error)?)
+    /// The `resubscribe` hook threw `error` after a reconnection; Courier closed the new connection with
+    /// ``WebSocketCloseCode/goingAway``.
+    case resubscribeFailed(error: any Error)
     /// The connection has ended (see ``WebSocketConnection/closure``); nothing was sent.
     case closed(WebSocketClosure)
 }

@@ -52,14 +52,17 @@ final class WebSocketUpgrade: Transport {
             return {}
         }
         let sending = UpgradeSending()
-        let heartbeat = options.pingInterval.map { Heartbeat(interval: $0, scheduler: transportOptions.timer) }
+        let clock = WebSocketClock.of(transportOptions.timer)
+        let heartbeat = options.pingInterval.flatMap { interval in
+            interval > .zero ? Heartbeat(interval: interval, scheduler: clock) : nil
+        }
         let task = Task {
             let outcome = await self.upgrade(
                 target,
                 sslContext: sslContext,
                 limit: transportOptions.maximumResponseBodySize,
                 sending: sending,
-                heartbeat: heartbeat
+                keeping: (heartbeat, clock)
             )
             if !deliver.deliver(outcome) { sending.close() }
         }
@@ -80,7 +83,7 @@ final class WebSocketUpgrade: Transport {
         sslContext: NIOSSLContext?,
         limit: Int,
         sending: UpgradeSending,
-        heartbeat: Heartbeat?
+        keeping: (heartbeat: Heartbeat?, clock: any Scheduler)
     ) async -> Result<TransportResponse, any Error> {
         do {
             let outcome = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -93,7 +96,7 @@ final class WebSocketUpgrade: Transport {
                             sslContext: sslContext,
                             limit: limit,
                             sending: sending,
-                            heartbeat: heartbeat
+                            keeping: keeping
                         )
                     }
                 }
@@ -129,7 +132,7 @@ final class WebSocketUpgrade: Transport {
         sslContext: NIOSSLContext?,
         limit: Int,
         sending: UpgradeSending,
-        heartbeat: Heartbeat?
+        keeping: (heartbeat: Heartbeat?, clock: any Scheduler)
     ) throws -> EventLoopFuture<UpgradeOutcome> {
         sending.attach(channel)
         if let sslContext {
@@ -147,11 +150,14 @@ final class WebSocketUpgrade: Transport {
             enableAutomaticErrorHandling: false,
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ControlFrames(heartbeat: heartbeat))
+                    try channel.pipeline.syncOperations.addHandler(ControlFrames(heartbeat: keeping.heartbeat))
                     let frames = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel
                     )
-                    return UpgradeOutcome.switched(SwitchedConnection(frames: frames, heartbeat: heartbeat), head)
+                    return UpgradeOutcome.switched(
+                        SwitchedConnection(frames: frames, heartbeat: keeping.heartbeat, clock: keeping.clock),
+                        head
+                    )
                 }
             }
         )
@@ -199,10 +205,12 @@ enum UpgradeOutcome: Sendable {
     case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
 }
 
-/// A connection the server switched to WebSocket: its frames, and the heartbeat its pongs go to.
+/// A connection the server switched to WebSocket: its frames, the heartbeat its pongs go to, and its clock.
 struct SwitchedConnection: Sendable {
     let frames: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
     let heartbeat: Heartbeat?
+    /// What times the heartbeat and the wait for the server's answer to a close.
+    let clock: any Scheduler
 }
 
 /// The connection of one sending, closed when it is cancelled or has answered with a refusal.

@@ -27,6 +27,8 @@ enum ChatApi: Endpoint {
     case ping(after: Int)
     case deaf
     case hangUp
+    /// `/ws/drops`: the first `count` connections dropped (or closed with `code`), later ones refused with `refuse`.
+    case drops(count: Int, code: Int? = nil, refuse: Int? = nil)
     /// `/ws/echo` with these TLS options.
     case echoOver(tls: TlsOptions?)
     /// A plain HTTP route, which answers an upgrade request without switching.
@@ -46,6 +48,7 @@ enum ChatApi: Endpoint {
         case .ping: "ws/ping"
         case .deaf: "ws/deaf"
         case .hangUp: "ws/hang-up"
+        case .drops: "ws/drops"
         case .plainEcho: "echo"
         }
     }
@@ -71,6 +74,12 @@ enum ChatApi: Endpoint {
         case .refuse(let status): ["status": .string(String(status))]
         case .protected(let accept): ["accept": .string(accept)]
         case .ping(let after): ["after": .string(String(after))]
+        case .drops(let count, let code, let refuse):
+            [
+                "count": .string(String(count)), "code": code.map { .string(String($0)) },
+                "refuse": refuse.map { .string(String($0)) },
+            ]
+            .compactMapValues { $0 }
         default: [:]
         }
     }

@@ -75,5 +75,79 @@ import Testing
             #expect(await socket.close() == WebSocketClosure(code: .normalClosure))
         }
     }
+
+    @Test(arguments: [Duration.zero, .seconds(-1)])
+    func anIntervalThatIsNotPositiveSendsNoPings(interval: Duration) async throws {
+        try await WebSocketTestServer.withServer { server in
+            let scheduler = TestScheduler()
+            let provider = ApiProvider<ChatApi>(baseUrl: server.baseUrl, scheduler: scheduler)
+            let socket = try await provider.webSocket(
+                on: .echo,
+                receiving: Line.self,
+                sending: Line.self,
+                options: WebSocketOptions(pingInterval: interval)
+            ).get()
+            // A heartbeat would have its first tick pending on the scheduler by now.
+            #expect(scheduler.pendingWorkCount == 0)
+            try await socket.send(Line(author: "a", text: "still here"))
+            var iterator = socket.makeAsyncIterator()
+            #expect(try await iterator.next() == Line(author: "a", text: "still here"))
+            #expect(await socket.close() == WebSocketClosure(code: .normalClosure))
+        }
+    }
+
+    @Test func aPingLeftUnansweredIsADropThatReconnects() async throws {
+        try await WebSocketTestServer.withServer { server in
+            let scheduler = TestScheduler()
+            let provider = ApiProvider<ChatApi>(baseUrl: server.baseUrl, scheduler: scheduler)
+            let reconnection = WebSocketReconnection(
+                policy: RetryPolicy(maximumAttempts: 1, initialDelay: .seconds(1)),
+                randomFraction: { 0 }
+            )
+            let socket = try await provider.webSocket(
+                on: .deaf,
+                receiving: Line.self,
+                sending: Line.self,
+                options: WebSocketOptions(
+                    pingInterval: .seconds(20),
+                    closeTimeout: .seconds(1),
+                    reconnection: reconnection
+                )
+            ).get()
+            await scheduler.advance(by: .seconds(20))  // the ping
+            await scheduler.advance(by: .seconds(20))  // no pong: a drop, and a backoff before the next upgrade
+            await scheduler.waitForPendingWork(count: 1)
+            #expect(scheduler.pendingDueTimes == [.seconds(41)])
+            await scheduler.advance(by: .seconds(1))
+            // The new connection's first ping pending shows it is open.
+            await scheduler.waitForPendingWork(count: 1)
+            #expect(scheduler.pendingDueTimes == [.seconds(61)])
+            #expect(await server.receivedUpgrades().map(\.path) == ["/ws/deaf", "/ws/deaf"])
+            // The server answers no close either: the close timeout drops the connection.
+            async let closure = socket.close(.normalClosure)
+            await scheduler.waitForPendingWork(count: 2)
+            await scheduler.advance(by: .seconds(1))
+            #expect(await closure == WebSocketClosure(code: .normalClosure))
+            #expect(scheduler.pendingWorkCount == 0)
+        }
+    }
+
+    @Test func aCloseTheServerNeverAnswersEndsAfterTheCloseTimeout() async throws {
+        try await WebSocketTestServer.withServer { server in
+            let scheduler = TestScheduler()
+            let provider = ApiProvider<ChatApi>(baseUrl: server.baseUrl, scheduler: scheduler)
+            let socket = try await provider.webSocket(
+                on: .deaf,
+                receiving: Line.self,
+                sending: Line.self,
+                options: WebSocketOptions(pingInterval: nil, closeTimeout: .seconds(10))
+            ).get()
+            async let closure = socket.close(.normalClosure, reason: "bye")
+            await scheduler.waitForPendingWork(count: 1)
+            #expect(scheduler.pendingDueTimes == [.seconds(10)])
+            await scheduler.advance(by: .seconds(10))
+            #expect(await closure == WebSocketClosure(code: .normalClosure, reason: "bye"))
+        }
+    }
 }
 #endif

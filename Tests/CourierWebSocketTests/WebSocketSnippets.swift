@@ -81,5 +81,30 @@ struct ChatRefusal: Decodable, Sendable {
             #expect(closure == WebSocketClosure(code: .goingAway, reason: "leaving"))
         }
     }
+
+    @Test func theReconnectingExampleJoinsOnceWhenTheServerClosesNormally() async throws {
+        try await WebSocketTestServer.withServer { server in
+            let provider = ApiProvider<ChatRoomApi>(baseUrl: server.baseUrl)
+            // snippet: WebSocket reconnecting
+            let options = WebSocketOptions(reconnection: WebSocketReconnection())
+            let room = try await provider.webSocket(
+                on: .room(id: 7),
+                receiving: ChatEvent.self,
+                sending: ChatCommand.self,
+                options: options
+            ) { send in
+                // A new connection knows nothing of the old one: join again, before anything else is sent on it.
+                try await send(.join(name: "ada"))
+            }.get()
+            try await room.send(.join(name: "ada"))
+            // end snippet
+            var joined: [String] = []
+            for try await case .join(let name) in room { joined.append(name) }
+            #expect(joined == ["ada"])
+            // The room closes with 1000 after one message: an end, not a drop, so nothing is opened again.
+            #expect(await room.closure == WebSocketClosure(code: .normalClosure, reason: "done"))
+            #expect(await server.receivedUpgrades().count == 1)
+        }
+    }
 }
 #endif

@@ -56,5 +56,5 @@ extension ApiProvider {
 
     /// ``clock``, or real time without one: what waits out a retry or a reconnection that has no scheduler of its
     /// own.
-    var timer: any Scheduler { clock ?? DispatchQueueScheduler.realTime }
+    package var timer: any Scheduler { clock ?? DispatchQueueScheduler.realTime }
 }

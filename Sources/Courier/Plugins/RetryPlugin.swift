@@ -34,16 +34,6 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
 
     private static var idempotentMethods: Set<String> { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] }
 
-    /// `.unknown` too: FoundationNetworking reports what Courier cannot classify from libcurl's text that way, and
-    /// most of it is a connection that went away.
-    private static var transientErrors: Set<URLError.Code> {
-        [
-            .unknown,
-            .timedOut, .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .dnsLookupFailed,
-            .notConnectedToInternet, .badServerResponse, .dataNotAllowed,
-        ]
-    }
-
     /// Creates the plugin.
     /// - Parameters:
     ///   - policy: When and how long to wait.
@@ -85,7 +75,6 @@ public final class RetryPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, @u
         if let response = attempt.response {
             return policy.retryableStatusCodes.contains(response.statusCode)
         }
-        guard policy.retriesTransportErrors, let error = attempt.error as? URLError else { return false }
-        return Self.transientErrors.contains(error.code)
+        return policy.retries(transportError: attempt.error)
     }
 }

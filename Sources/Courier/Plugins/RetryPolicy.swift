@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// When and how patiently ``RetryPlugin`` sends a request again.
 public struct RetryPolicy: Sendable {
     /// The most sendings of one request, the first included and a token refresh's replay too; 1 never retries.
@@ -67,6 +73,23 @@ public struct RetryPolicy: Sendable {
         let share = Self.unit(jitter) * Self.unit(randomFraction)
         let milliseconds = min((capped * (1 - share) * 1000).rounded(), Double(Int64.max / 2))
         return .milliseconds(Int64(milliseconds))
+    }
+
+    /// Whether a sending that failed in the transport with `error` (no answer) is tried again: a transient failure
+    /// (timeout, connection refused or lost, DNS, no network) when ``retriesTransportErrors`` is set.
+    package func retries(transportError error: (any Error)?) -> Bool {
+        guard retriesTransportErrors, let error = error as? URLError else { return false }
+        return Self.transientErrors.contains(error.code)
+    }
+
+    /// `.unknown` too: FoundationNetworking reports what Courier cannot classify from libcurl's text that way, and
+    /// most of it is a connection that went away.
+    private static var transientErrors: Set<URLError.Code> {
+        [
+            .unknown,
+            .timedOut, .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .dnsLookupFailed,
+            .notConnectedToInternet, .badServerResponse, .dataNotAllowed,
+        ]
     }
 
     /// `value` within 0…1, with anything that is not a number as 0.
