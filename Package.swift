@@ -315,6 +315,8 @@ let package = Package(
                 .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
                 .target(name: "CourierTestServerTLS", condition: .when(traits: ["WebSocket"])),
                 traitProduct("NIOEmbedded", "swift-nio", trait: "WebSocket"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: testCodeSettings
         ),

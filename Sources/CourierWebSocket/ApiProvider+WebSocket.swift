@@ -32,8 +32,8 @@ extension ApiProvider {
     ///   - options: Limits, keep-alive and reconnection.
     ///   - resubscribe: Runs after each reconnection (``WebSocketOptions/reconnection``), on the new connection,
     ///     before anything else is sent on it: what the server must hear again (a subscription, a room joined), sent
-    ///     with the function it is given. If it throws, the connection ends with
-    ///     ``WebSocketError/resubscribeFailed(error:)``.
+    ///     with the function it is given (the connection's own `send(_:)` waits for the hook to end). If it throws,
+    ///     the connection ends with ``WebSocketError/resubscribeFailed(error:)``.
     public func webSocket<Incoming: Decodable & Sendable, Outgoing: Encodable & Sendable>(
         on endpoint: EndpointType,
         receiving: Incoming.Type = Incoming.self,
@@ -46,11 +46,15 @@ extension ApiProvider {
                 .invalidRequest(reason: "\(endpoint) is a WebSocket on a mocked provider, which cannot script one yet")
             )
         }
+        let telemetry = connectionTelemetry(for: endpoint)
         let switched: SwitchedConnection
-        switch await switchedConnection(on: endpoint, options: options) {
+        switch await switchedConnection(on: endpoint, options: options, telemetry: telemetry) {
         case .success(let connection): switched = connection
-        case .failure(let error): return .failure(error)
+        case .failure(let error):
+            telemetry?.ended(closeCode: nil, reason: nil, errorType: error.kind)
+            return .failure(error)
         }
+        telemetry?.opened(host: switched.server.host, port: switched.server.port)
         return .success(
             await WebSocketConnection<Incoming, Outgoing>.open(
                 switched,
@@ -58,8 +62,10 @@ extension ApiProvider {
                 scheduler: WebSocketClock.of(timer),
                 decoder: endpoint.decoder,
                 encoder: endpoint.encoder,
+                telemetry: telemetry,
                 reopen: {
-                    await self.switchedConnection(on: endpoint, options: options).mapError { error in
+                    await self.switchedConnection(on: endpoint, options: options, telemetry: telemetry).mapError {
+                        error in
                         .init(error: error, retryable: Self.isWorthReconnecting(after: error, under: options))
                     }
                 },
@@ -68,7 +74,17 @@ extension ApiProvider {
         )
     }
 
-    /// Sends the upgrade request for `endpoint` through the pipeline; the connection the server switched.
+    /// Sends the upgrade request for `endpoint` through the pipeline, under the connection's span when there is one
+    /// (so that the upgrade request's span is its child); the connection the server switched.
+    private func switchedConnection(
+        on endpoint: EndpointType,
+        options: WebSocketOptions,
+        telemetry: ConnectionTelemetry?
+    ) async -> Result<SwitchedConnection, ApiError<EndpointType.ClientErrorType>> {
+        guard let telemetry else { return await switchedConnection(on: endpoint, options: options) }
+        return await telemetry.withSpanContext { await self.switchedConnection(on: endpoint, options: options) }
+    }
+
     private func switchedConnection(
         on endpoint: EndpointType,
         options: WebSocketOptions

@@ -62,16 +62,18 @@ final class ClosingStart: Sendable {
             return true
         }
         guard first else { return }
+        if awaitingAnswer {
+            // swift-websocket times the answer only once the reading has ended, which a silent server never ends;
+            // timed from before the close frame is written, since a server that reads nothing can hold the write too.
+            let timer = clock.schedule(after: timeout) { [channel] in channel.close(promise: nil) }
+            let ended = state.withLockedValue { state in
+                if !state.ended { state.answerTimer = timer }
+                return state.ended
+            }
+            if ended { timer.cancel() }
+        }
         // A failure means the connection is gone already; how it ended is the reading task's to tell.
         try? await writer.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
-        guard awaitingAnswer else { return }
-        // swift-websocket times the answer only once the reading has ended, which a silent server never ends.
-        let timer = clock.schedule(after: timeout) { [channel] in channel.close(promise: nil) }
-        let ended = state.withLockedValue { state in
-            if !state.ended { state.answerTimer = timer }
-            return state.ended
-        }
-        if ended { timer.cancel() }
     }
 }
 #endif

@@ -1,4 +1,5 @@
 #if WebSocket
+import Courier
 import NIOConcurrencyHelpers
 import NIOCore
 @_spi(WSInternal) import WSCore
@@ -13,13 +14,15 @@ struct ConnectionLink: Sendable {
     /// Reads the connection into the relay until it ends, and tells how.
     let reading: Task<LinkEnd, Never>
     private let ended: NIOLockedValueBox<Bool>
+    private let telemetry: ConnectionTelemetry?
 
     /// Starts reading `switched` into `relay`, and returns once it can be written to.
     static func start(
         _ switched: SwitchedConnection,
         number: Int,
         options: WebSocketOptions,
-        relay: MessageRelay
+        relay: MessageRelay,
+        telemetry: ConnectionTelemetry?
     ) async -> ConnectionLink {
         let ended = NIOLockedValueBox(false)
         let closing = ClosingStart(
@@ -29,8 +32,13 @@ struct ConnectionLink: Sendable {
         )
         let (writers, writerReady) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
         let reading = Task {
-            let end = await ConnectionReading.run(switched, options: options, relay: relay, closing: closing) {
-                writer in
+            let end = await ConnectionReading.run(
+                switched,
+                options: options,
+                relay: relay,
+                closing: closing,
+                telemetry: telemetry
+            ) { writer in
                 writerReady.yield(writer)
                 writerReady.finish()
             }
@@ -40,7 +48,14 @@ struct ConnectionLink: Sendable {
         }
         var waiting = writers.makeAsyncIterator()
         let writer = await waiting.next()
-        return ConnectionLink(number: number, writer: writer, closing: closing, reading: reading, ended: ended)
+        return ConnectionLink(
+            number: number,
+            writer: writer,
+            closing: closing,
+            reading: reading,
+            ended: ended,
+            telemetry: telemetry
+        )
     }
 
     /// Sends `message`; throws when the connection has ended or ends meanwhile.
@@ -50,6 +65,7 @@ struct ConnectionLink: Sendable {
         case .text(let text): try await writer.writeTextMessage(text)
         case .binary(let bytes): try await writer.writeBinaryMessage(ByteBuffer(bytes: bytes))
         }
+        telemetry?.sent(bytes: message.size)
     }
 
     /// Starts the client's close with `code` and `reason`, unless the connection has ended or a close was started;
@@ -71,9 +87,6 @@ struct LinkEnd: Sendable {
     /// What the reader gets after the messages when the connection is not opened again: a fault of the server's,
     /// or a ping left unanswered.
     let failure: WebSocketError?
-    /// The connection delivered a message or answered a ping: it was up, not refused in all but name.
-    let wasAlive: Bool
-
     /// Whether the connection was dropped under `policy`, and may be opened again.
     func isDrop(under policy: WebSocketReconnection) -> Bool {
         switch failure {

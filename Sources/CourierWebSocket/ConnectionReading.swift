@@ -1,4 +1,5 @@
 #if WebSocket
+import Courier
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -22,6 +23,7 @@ enum ConnectionReading {
         options: WebSocketOptions,
         relay: MessageRelay,
         closing: ClosingStart,
+        telemetry: ConnectionTelemetry?,
         opened: @escaping @Sendable (WebSocketOutboundWriter) -> Void
     ) async -> LinkEnd {
         let configuration = WebSocketHandler.Configuration(
@@ -36,7 +38,6 @@ enum ConnectionReading {
         )
         let frame: WebSocketCloseFrame?
         let failure = NIOLockedValueBox<WebSocketError?>(nil)
-        let delivered = NIOLockedValueBox(false)
         do {
             frame = try await WebSocketHandler.handle(
                 type: .client,
@@ -57,8 +58,8 @@ enum ConnectionReading {
                     }
                 }
                 opened(outbound)
-                let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) {
-                    delivered.withLockedValue { $0 = true }
+                let violation = await read(inbound, limit: options.maximumMessageSize, into: relay) { bytes in
+                    telemetry?.received(bytes: bytes)
                 }
                 if let violation {
                     relay.finish(violation.error)
@@ -77,8 +78,7 @@ enum ConnectionReading {
         return LinkEnd(
             closure: closing.client ?? frame.map(WebSocketClosure.init) ?? WebSocketClosure(code: .abnormalClosure),
             clientClosed: closing.client != nil,
-            failure: failure.withLockedValue { $0 },
-            wasAlive: delivered.withLockedValue { $0 } || connection.heartbeat?.answeredAny == true
+            failure: failure.withLockedValue { $0 }
         )
     }
 
@@ -113,13 +113,13 @@ enum ConnectionReading {
         _ inbound: WebSocketInboundStream,
         limit: Int,
         into relay: MessageRelay,
-        delivered: () -> Void
+        delivered: (_ bytes: Int) -> Void
     ) async -> Violation? {
         var assembler = MessageAssembler(limit: limit)
         do {
             for try await frame in inbound {
                 if let message = try assembler.add(frame) {
-                    delivered()
+                    delivered(message.size)
                     await relay.push(message)
                 }
             }

@@ -61,9 +61,6 @@ final class Heartbeat: Sendable {
         }
     }
 
-    /// Whether any ping was answered.
-    var answeredAny: Bool { state.withLockedValue { $0.answered > 0 } }
-
     /// No more ticks: the connection has ended.
     func stop() {
         let tick = state.withLockedValue { state in

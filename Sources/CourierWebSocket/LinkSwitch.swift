@@ -13,7 +13,8 @@ final class LinkSwitch: Sendable {
 
     private struct State {
         var phase: Phase
-        var senders: [CheckedContinuation<ConnectionLink?, Never>] = []
+        var senders: [Int: CheckedContinuation<ConnectionLink?, Never>] = [:]
+        var nextSender = 0
         var closeRequest: WebSocketClosure?
         var backoff: CheckedContinuation<Void, Never>?
         var backoffTimer: ScheduledWork?
@@ -29,19 +30,28 @@ final class LinkSwitch: Sendable {
     var closeRequest: WebSocketClosure? { state.withLockedValue { $0.closeRequest } }
 
     /// The open link, other than the one numbered `stale` (which failed a sending); waits while a dropped link is
-    /// being replaced, and is `nil` once the connection has ended.
+    /// being replaced, and is `nil` once the connection has ended or when the waiting task is cancelled.
     func link(otherThan stale: Int? = nil) async -> ConnectionLink? {
-        await withCheckedContinuation { sender in
-            let ready = state.withLockedValue { state -> ConnectionLink?? in
-                switch state.phase {
-                case .open(let link) where link.number != stale: return .some(link)
-                case .ended: return .some(nil)
-                case .open, .reconnecting:
-                    state.senders.append(sender)
-                    return nil
+        let id = state.withLockedValue { state in
+            defer { state.nextSender += 1 }
+            return state.nextSender
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { sender in
+                let ready = state.withLockedValue { state -> ConnectionLink?? in
+                    if Task.isCancelled { return .some(nil) }
+                    switch state.phase {
+                    case .open(let link) where link.number != stale: return .some(link)
+                    case .ended: return .some(nil)
+                    case .open, .reconnecting:
+                        state.senders[id] = sender
+                        return nil
+                    }
                 }
+                if let ready { sender.resume(returning: ready) }
             }
-            if let ready { sender.resume(returning: ready) }
+        } onCancel: {
+            state.withLockedValue { $0.senders.removeValue(forKey: id) }?.resume(returning: nil)
         }
     }
 
@@ -56,8 +66,8 @@ final class LinkSwitch: Sendable {
         let senders = state.withLockedValue { state -> [CheckedContinuation<ConnectionLink?, Never>]? in
             guard state.closeRequest == nil else { return nil }
             state.phase = .open(link)
-            defer { state.senders = [] }
-            return state.senders
+            defer { state.senders = [:] }
+            return Array(state.senders.values)
         }
         guard let senders else { return false }
         for sender in senders { sender.resume(returning: link) }
@@ -68,8 +78,8 @@ final class LinkSwitch: Sendable {
     func end() {
         let senders = state.withLockedValue { state in
             state.phase = .ended
-            defer { state.senders = [] }
-            return state.senders
+            defer { state.senders = [:] }
+            return Array(state.senders.values)
         }
         for sender in senders { sender.resume(returning: nil) }
     }

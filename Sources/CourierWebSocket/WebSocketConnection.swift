@@ -55,17 +55,25 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         scheduler: any Scheduler,
         decoder: JSONDecoder,
         encoder: JSONEncoder,
+        telemetry: ConnectionTelemetry?,
         reopen: @escaping ConnectionKeeping.Reopen,
         resubscribe: (@Sendable (_ send: Sender) async throws -> Void)?
     ) async -> WebSocketConnection {
         let relay = MessageRelay(capacity: options.bufferedMessages)
-        let first = await ConnectionLink.start(switched, number: 1, options: options, relay: relay)
+        let first = await ConnectionLink.start(
+            switched,
+            number: 1,
+            options: options,
+            relay: relay,
+            telemetry: telemetry
+        )
         let links = LinkSwitch(first: first)
         let keeping = ConnectionKeeping(
             options: options,
             relay: relay,
             links: links,
             scheduler: scheduler,
+            telemetry: telemetry,
             reopen: reopen,
             resubscribe: resubscribe.map { resubscribe in
                 { @Sendable link in try await resubscribe(sender(on: link, encoder: encoder)) }
@@ -102,7 +110,8 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
 
     /// Sends `message`: as JSON in a text message, or as it is when it is a ``WebSocketMessage``. While a dropped
     /// connection is being opened again, waits for the new one (and its `resubscribe` hook) or for the end.
-    /// - Throws: ``WebSocketError/unencodableMessage(type:error:)`` (the connection stays open), or
+    /// - Throws: ``WebSocketError/unencodableMessage(type:error:)`` (the connection stays open),
+    ///   ``WebSocketError/cancelled`` when the task is cancelled before the message went out, or
     ///   ``WebSocketError/closed(_:)`` once the connection has ended.
     public func send(_ message: Outgoing) async throws(WebSocketError) {
         let raw = try Self.encoded(message, with: encoder)
@@ -111,10 +120,12 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
             do {
                 return try await link.send(raw)
             } catch {
+                if Task.isCancelled || error is CancellationError { throw .cancelled }
                 // The link ended under the message: the next one takes it, if a reconnection opens one.
                 stale = link.number
             }
         }
+        if Task.isCancelled { throw .cancelled }
         throw .closed(await closure)
     }
 

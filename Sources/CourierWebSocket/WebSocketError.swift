@@ -22,12 +22,34 @@ public enum WebSocketError: Error, Sendable {
     case unencodableMessage(type: String, error: any Error)
     /// The connection dropped and could not be opened again (``WebSocketOptions/reconnection``): `attempts` upgrades
     /// were sent after the drop, and `lastError` is the last one's failure, an `ApiError` as a request would get
-    /// (`nil` when each attempt switched and dropped again before it delivered a message).
+    /// (`nil` when each attempt switched and the connection dropped again before it had stayed up as long as the
+    /// longest backoff).
     case reconnectionFailed(attempts: Int, lastError: (any Error)?)
     /// The `resubscribe` hook threw `error` after a reconnection; Courier closed the new connection with
     /// ``WebSocketCloseCode/goingAway``.
     case resubscribeFailed(error: any Error)
+    /// The task sending was cancelled while the message waited to go out (a reconnection, or a server that reads
+    /// slowly); a message larger than a frame (16 KiB) may have gone out in part, which the server sees as a
+    /// protocol error.
+    case cancelled
     /// The connection has ended (see ``WebSocketConnection/closure``); nothing was sent.
     case closed(WebSocketClosure)
+}
+
+extension WebSocketError {
+    /// The case's name, e.g. `noPong`: OpenTelemetry's `error.type` for a connection that ended with it.
+    var kind: String {
+        switch self {
+        case .messageTooLarge: "messageTooLarge"
+        case .protocolViolation: "protocolViolation"
+        case .noPong: "noPong"
+        case .undecodableMessage: "undecodableMessage"
+        case .unencodableMessage: "unencodableMessage"
+        case .reconnectionFailed: "reconnectionFailed"
+        case .resubscribeFailed: "resubscribeFailed"
+        case .cancelled: "cancelled"
+        case .closed: "closed"
+        }
+    }
 }
 #endif

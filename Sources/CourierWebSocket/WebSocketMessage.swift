@@ -11,4 +11,14 @@ public enum WebSocketMessage: Sendable, Hashable, Codable {
     /// A binary message.
     case binary(Data)
 }
+
+extension WebSocketMessage {
+    /// The payload's size in bytes.
+    var size: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let bytes): bytes.count
+        }
+    }
+}
 #endif

@@ -155,7 +155,12 @@ final class WebSocketUpgrade: Transport {
                         wrappingChannelSynchronously: channel
                     )
                     return UpgradeOutcome.switched(
-                        SwitchedConnection(frames: frames, heartbeat: keeping.heartbeat, clock: keeping.clock),
+                        SwitchedConnection(
+                            frames: frames,
+                            heartbeat: keeping.heartbeat,
+                            clock: keeping.clock,
+                            server: (target.host, target.port)
+                        ),
                         head
                     )
                 }
@@ -211,6 +216,8 @@ struct SwitchedConnection: Sendable {
     let heartbeat: Heartbeat?
     /// What times the heartbeat and the wait for the server's answer to a close.
     let clock: any Scheduler
+    /// Where it goes, for metrics and spans.
+    let server: (host: String, port: Int)
 }
 
 /// The connection of one sending, closed when it is cancelled or has answered with a refusal.

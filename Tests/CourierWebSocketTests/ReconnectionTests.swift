@@ -130,12 +130,22 @@ import Testing
             try await socket.send(.text("subscribe"))
             #expect(try await iterator.next() == Numbered(number: 1))
             await scheduler.waitForPendingWork(count: 1)
+            // A send waiting for the reconnection, cancelled: nothing is sent.
+            let late = Task { try await socket.send(.text("cancelled")) }
+            late.cancel()
+            await #expect {
+                try await late.value
+            } throws: { error in
+                guard case .cancelled = error as? WebSocketError else { return false }
+                return true
+            }
             let closure = await socket.close(.normalClosure, reason: "leaving")
             #expect(closure == WebSocketClosure(code: .normalClosure, reason: "leaving"))
             #expect(try await iterator.next() == nil)
             #expect(scheduler.pendingWorkCount == 0)
             await #expect(throws: WebSocketError.self) { try await socket.send(.text("too late")) }
             #expect(await server.receivedUpgrades().count == 1)
+            #expect(await server.messages() == ["1 subscribe"])
         }
     }
 

@@ -42,4 +42,17 @@ extension ApiProvider {
         )
         return handle
     }
+
+    /// The metrics and span of a long-lived connection to `endpoint` (a WebSocket), when the provider has a
+    /// ``MetricsPlugin`` or a ``TracingPlugin``; `nil` without either.
+    package func connectionTelemetry(for endpoint: EndpointType) -> ConnectionTelemetry? {
+        let metrics = plugins.lazy.compactMap { $0 as? MetricsPlugin<EndpointType> }.first
+        let tracing = plugins.lazy.compactMap { $0 as? TracingPlugin<EndpointType> }.first
+        guard metrics != nil || tracing != nil else { return nil }
+        return ConnectionTelemetry(
+            endpointName: endpoint.telemetryName,
+            factory: metrics?.metricsFactory,
+            tracer: tracing?.tracer
+        )
+    }
 }

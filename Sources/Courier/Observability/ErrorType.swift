@@ -21,7 +21,7 @@ enum ErrorType {
 
 extension ApiError {
     /// The case's name, e.g. `clientError`: a metric dimension and a span attribute, so never anything it carries.
-    var kind: String {
+    package var kind: String {
         switch self {
         case .invalidRequest: "invalidRequest"
         case .noResponseReceived: "noResponseReceived"

@@ -24,6 +24,21 @@ public enum HttpClientMetrics {
     /// The dimension that names the endpoint, by its ``Endpoint/telemetryName``.
     public static let endpointDimension = "courier.endpoint"
 
+    /// A meter of the WebSocket connections open (CourierWebSocket), one per connection across its reconnections.
+    public static let webSocketActiveConnections = "courier.websocket.active_connections"
+    /// A counter of the WebSocket messages, by ``webSocketDirectionDimension``.
+    public static let webSocketMessages = "courier.websocket.messages"
+    /// A counter of the WebSocket messages' payload bytes, by ``webSocketDirectionDimension``.
+    public static let webSocketBytes = "courier.websocket.bytes"
+    /// A counter of the WebSocket connections ended, by ``webSocketCloseCodeDimension``.
+    public static let webSocketClosures = "courier.websocket.closures"
+    /// A counter of the dropped WebSocket connections opened again.
+    public static let webSocketReconnections = "courier.websocket.reconnections"
+    /// `received` or `sent`: a dimension of ``webSocketMessages`` and ``webSocketBytes``.
+    public static let webSocketDirectionDimension = "courier.websocket.direction"
+    /// The close code a WebSocket connection ended with (e.g. `1000`, `1006`): a dimension of ``webSocketClosures``.
+    public static let webSocketCloseCodeDimension = "courier.websocket.close_code"
+
     /// OpenTelemetry's recommended bucket boundaries for `http.client.request.duration`, 5 ms to 10 s; a backend
     /// that takes buckets per metric (swift-prometheus) is given these.
     public static let durationBuckets: [Duration] = [

@@ -37,6 +37,9 @@ public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
     private let factory: (any MetricsFactory)?
     private let series = Locked<[MetricSeries.Key: MetricSeries]>([:])
 
+    /// Where the metrics go, read when a series is made.
+    var metricsFactory: any MetricsFactory { factory ?? MetricsSystem.factory }
+
     /// Creates the plugin.
     /// - Parameter factory: Where the metrics go, e.g. a `TestMetrics` in tests; `nil` for the factory that
     ///   `MetricsSystem.bootstrap` installed, read when a series is first reported.
@@ -87,6 +90,6 @@ public final class MetricsPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
 
     private func series(of observation: RequestObservation) -> MetricSeries {
         let key = MetricSeries.Key(observation)
-        return series.value(for: key) { MetricSeries(key, factory: factory ?? MetricsSystem.factory) }
+        return series.value(for: key) { MetricSeries(key, factory: metricsFactory) }
     }
 }

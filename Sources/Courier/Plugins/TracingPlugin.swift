@@ -64,7 +64,7 @@ public final class TracingPlugin<EndpointType: Endpoint>: Plugin<EndpointType>, 
         self.redaction = redaction
     }
 
-    private var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
+    var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
 
     /// Puts the request span's context on `request`, as the pipeline does for every sending before the plugins'
     /// `prepare` (it does not call this hook).
