@@ -240,6 +240,15 @@ let package = Package(
             path: "Examples/GitHubExample"
         ),
         .executableTarget(
+            name: "ChatExample",
+            dependencies: [
+                "Courier",
+                "CourierWebSocket",
+                .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
+            ],
+            path: "Examples/ChatExample"
+        ),
+        .executableTarget(
             name: "CourierBenchmarks",
             dependencies: [
                 "Courier",
@@ -263,6 +272,11 @@ let package = Package(
                 // the package's traits (`.ci/run` enables them all).
                 traitProduct("AsyncHTTPClient", "async-http-client", trait: "AsyncHTTPClient"),
                 traitProduct("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", trait: "AsyncHTTPClient"),
+                // WebSocket echo through Courier beside raw WSClient.
+                "CourierWebSocket",
+                .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
+                traitProduct("WSClient", "swift-websocket", trait: "WebSocket"),
+                traitProduct("NIOConcurrencyHelpers", "swift-nio", trait: "WebSocket"),
             ],
             path: "Benchmarks/CourierBenchmarks",
             // Generated/ holds the client the generated-client tables call, made from its openapi.yaml by its
@@ -314,6 +328,7 @@ let package = Package(
                 // hummingbird-websocket is built only for the product's tests, which need its trait.
                 .target(name: "CourierTestServerWebSocket", condition: .when(traits: ["WebSocket"])),
                 .target(name: "CourierTestServerTLS", condition: .when(traits: ["WebSocket"])),
+                .target(name: "ChatExample", condition: .when(traits: ["WebSocket"])),
                 traitProduct("NIOEmbedded", "swift-nio", trait: "WebSocket"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

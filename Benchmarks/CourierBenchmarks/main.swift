@@ -235,6 +235,23 @@ case "soak":
     // soak <port> <count>: Courier over AsyncHTTPClient, 16 in flight; resident memory after a warm-up and at the end.
     print(try await Soak.run(port: Int(arguments[1]) ?? 0, total: Int(arguments[2]) ?? 150_000))
 
+#if WebSocket
+case "websocket":
+    // websocket: echo round trips through Courier beside raw WSClient at 1 and 64 connections, then the two below.
+    try await WebSocketBench.report(duration: flightDuration)
+
+case "serve-websocket":
+    try await WebSocketBench.serve()
+
+case "websocket-idle":
+    // websocket-idle <port> <count>: resident memory per open idle connection.
+    try await WebSocketBench.idle(port: Int(arguments[1]) ?? 0, count: Int(arguments[2]) ?? 1000)
+
+case "websocket-flood":
+    // websocket-flood <port> <count>: memory across `count` messages through one connection.
+    try await WebSocketBench.flood(port: Int(arguments[1]) ?? 0, count: Int(arguments[2]) ?? 1_000_000)
+#endif
+
 default:
     try await Report.run(flightDuration: flightDuration)
 }

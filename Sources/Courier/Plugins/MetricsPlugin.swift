@@ -21,6 +21,8 @@ import FoundationNetworking
 ///   ``HttpCache``, `courier.client.cache` (by `courier.cache.status`: `hit`, `revalidated`, `miss`, `stale`);
 /// - `dns.lookup.duration`, a timer with `dns.question.name`, for each name lookup a transport measured (over
 ///   `CurlTransport`, once per new connection to a server given by name; see ``SendingTimings``).
+/// - for each WebSocket connection (CourierWebSocket), `courier.websocket.active_connections`, and counters of its
+///   messages, bytes, closures and reconnections (``HttpClientMetrics/webSocketMessages`` and the names beside it).
 ///
 /// No dimension holds the URL's path or query. A request that cannot be built (``ApiError/invalidRequest(reason:)``)
 /// is refused before it starts and is not counted. Where the plugin sits in the list does not matter: the provider

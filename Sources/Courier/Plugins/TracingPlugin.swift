@@ -27,6 +27,8 @@ import FoundationNetworking
 ///   stands in the list: a signing plugin signs it and ``RequestLoggerPlugin`` logs it as sent.
 /// - Plugins' hooks run with the request span's context as `ServiceContext.current`, so that their own spans and a
 ///   logger's metadata provider join the trace.
+/// - A WebSocket connection (CourierWebSocket) is a span `WebSocket {endpoint}` of its own, with its upgrade
+///   requests' spans as children.
 ///
 /// The tracer is called where each sending starts and where its answer arrives, which may be a transport's own
 /// thread serving other requests: a tracer must not block there (those made for servers do not).
