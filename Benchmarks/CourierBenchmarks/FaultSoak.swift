@@ -702,10 +702,10 @@ struct SplitMix64: RandomNumberGenerator {
 #if os(Linux)
 /// glibc's `malloc_trim`, which Swift's Glibc module does not export.
 @_silgen_name("malloc_trim")
-private func mallocTrim(_ pad: Int) -> Int32
+func mallocTrim(_ pad: Int) -> Int32
 
 /// glibc's `mallopt`.
 @_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif
 #endif

@@ -32,10 +32,17 @@ final class LinkSwitch: Sendable {
     /// The open link, other than the one numbered `stale` (which failed a sending); waits while a dropped link is
     /// being replaced, and is `nil` once the connection has ended or when the waiting task is cancelled.
     func link(otherThan stale: Int? = nil) async -> ConnectionLink? {
-        let id = state.withLockedValue { state in
-            defer { state.nextSender += 1 }
-            return state.nextSender
+        // Every message asks: an open link is handed over without a continuation.
+        let (ready, id) = state.withLockedValue { state -> (ConnectionLink??, Int) in
+            switch state.phase {
+            case .open(let link) where link.number != stale: return (.some(link), 0)
+            case .ended: return (.some(nil), 0)
+            case .open, .reconnecting:
+                defer { state.nextSender += 1 }
+                return (nil, state.nextSender)
+            }
         }
+        if let ready { return ready }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { sender in
                 let ready = state.withLockedValue { state -> ConnectionLink?? in

@@ -46,7 +46,17 @@ final class MessageRelay: Sendable {
 
     /// The next message; `nil` after the end, or the failure that ended the connection, once, after its messages.
     func next() async throws -> WebSocketMessage? {
-        try await withCheckedThrowingContinuation { reader in
+        // A message already waiting is handed over without a continuation.
+        let waiting = state.withLockedValue { state -> (WebSocketMessage, CheckedContinuation<Void, Never>?)? in
+            guard !state.messages.isEmpty else { return nil }
+            defer { state.producer = nil }
+            return (state.messages.removeFirst(), state.producer)
+        }
+        if let (message, producer) = waiting {
+            producer?.resume()
+            return message
+        }
+        return try await withCheckedThrowingContinuation { reader in
             enum Action {
                 case give(WebSocketMessage?, CheckedContinuation<Void, Never>?)
                 case fail(WebSocketError)
