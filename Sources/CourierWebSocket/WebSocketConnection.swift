@@ -144,7 +144,8 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
     /// Closes the connection with `code` and `reason`, and returns how it ended once the server has answered with
     /// its close frame (or the close timeout passed): with `code` and `reason`, unless the server had closed first.
     /// Messages that arrive meanwhile are read while there is room for them, and dropped beyond it. A connection
-    /// waiting to reconnect ends at once, with `code` and `reason`.
+    /// waiting out a backoff before reconnecting ends at once, with `code` and `reason`; one whose upgrade is under way
+    /// ends once that upgrade has answered or timed out.
     @discardableResult
     public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String? = nil) async -> WebSocketClosure {
         relay.stop()
@@ -188,7 +189,7 @@ public final class WebSocketConnection<Incoming: Decodable & Sendable, Outgoing:
         }
     }
 
-    /// Closes the connection without waiting for the server's answer: the reader gets no more messages.
+    /// Closes the connection without waiting for the server's answer: the reader gets what is buffered, then the end.
     private func startClosing(_ code: WebSocketCloseCode, reason: String?) {
         relay.stop()
         guard let link = links.requestClose(WebSocketClosure(code: code, reason: reason)) else { return }

@@ -21,9 +21,8 @@ public enum WebSocketError: Error, Sendable {
     /// A value to send did not encode; nothing was sent and the connection stays open.
     case unencodableMessage(type: String, error: any Error)
     /// The connection dropped and could not be opened again (``WebSocketOptions/reconnection``): `attempts` upgrades
-    /// were sent after the drop, and `lastError` is the last one's failure, an `ApiError` as a request would get
-    /// (`nil` when each attempt switched and the connection dropped again before it had stayed up as long as the
-    /// longest backoff).
+    /// were sent after this drop (0 when earlier drops had used up the policy's attempts), and `lastError` is the last
+    /// failed one's, an `ApiError` as a request would get (`nil` when none failed: each switched and dropped again).
     case reconnectionFailed(attempts: Int, lastError: (any Error)?)
     /// The `resubscribe` hook threw `error` after a reconnection; Courier closed the new connection with
     /// ``WebSocketCloseCode/goingAway``.

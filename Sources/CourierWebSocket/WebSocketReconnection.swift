@@ -10,10 +10,11 @@ import Courier
 /// on from the new connection as if nothing had happened, once the `resubscribe` hook of
 /// `webSocket(on:receiving:sending:options:resubscribe:)` has run.
 public struct WebSocketReconnection: Sendable {
-    /// The backoff and its limits, as for a request's retries: the attempts after one drop (`maximumAttempts`), the
-    /// waits between them (`initialDelay`, `multiplier`, `maximumDelay`, `jitter`), the refused upgrades tried again
-    /// (`retryableStatusCodes`) and whether a failure to connect is (`retriesTransportErrors`). Its `totalBudget` and
-    /// `maximumRetryAfter` do not apply here.
+    /// The backoff and its limits, as for a request's retries: the upgrades sent to reconnect (`maximumAttempts`,
+    /// counted across drops until a connection stays up as long as `maximumDelay`, so that a server that accepts and
+    /// drops at once is given up on), the waits between them (`initialDelay`, `multiplier`, `maximumDelay`,
+    /// `jitter`), the refused upgrades tried again (`retryableStatusCodes`) and whether a failure to connect is
+    /// (`retriesTransportErrors`). Its `totalBudget` and `maximumRetryAfter` do not apply here.
     public var policy: RetryPolicy
     /// The close codes from the server that count as a drop.
     public var reconnectingCodes: Set<WebSocketCloseCode>
@@ -26,7 +27,7 @@ public struct WebSocketReconnection: Sendable {
         .goingAway, .internalError, .serviceRestart, .tryAgainLater,
     ]
 
-    /// Creates a policy: by default up to 6 attempts after a drop, waiting 1 s, 2 s, 4 s… up to 30 s, each with up to
+    /// Creates a policy: by default up to 6 attempts to reconnect, waiting 1 s, 2 s, 4 s… up to 30 s, each with up to
     /// half of it taken off at random so that the clients a server dropped together do not come back together.
     public init(
         policy: RetryPolicy = RetryPolicy(maximumAttempts: 6, initialDelay: .seconds(1), jitter: 0.5),
